@@ -1,0 +1,1 @@
+"""Bots: the turn function, the Celery app, and the schedulers workers use."""

@@ -1,0 +1,62 @@
+"""One bot turn as a plain function, tested without a broker.
+
+The bot reads only its seat's ``view`` and ``legal_actions`` (the strategy
+never receives the state), chooses, and submits through the same command
+stream as people do, with ``expected_version`` set to the version it was
+woken for and a deterministic command id, so a duplicated or late task is
+dropped (``stale``) and never applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+from services import metrics
+from services.gateway.submit import Submitter
+from services.store.tables import Tables
+from shared.engine import IllegalAction
+
+log = logging.getLogger("tapis.bots")
+
+
+async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int, version: int,
+                    *, rng: random.Random | None = None) -> str:
+    """Play one bot move for ``seat`` at ``table`` if it is still awaited at
+    ``version``.  Returns the outcome: ``submitted``, ``declined`` (an
+    optional move passed), ``stale`` (the table moved on), ``not_a_bot``
+    or ``missing``."""
+    rng = rng or random.Random()
+    t = await tables.get(table)
+    if t is None:
+        return "missing"
+    strategy_name = t.bots.get(seat)
+    if strategy_name is None:
+        return "not_a_bot"
+    game = t.game
+    if t.version != version or t.state is None or game.result(t.state) is not None or seat not in game.awaiting(t.state):
+        metrics.BOT_TURNS.labels(game.name, "stale").inc()
+        return "stale"
+    view = game.view(t.state, seat)
+    legal = game.legal_actions(t.state, seat)
+    if not legal:
+        metrics.BOT_TURNS.labels(game.name, "stale").inc()
+        return "stale"
+    strategy = game.strategies.get(strategy_name) or game.strategies["random"]
+    t0 = time.perf_counter()
+    action = strategy(view, legal, rng)
+    metrics.BOT_DECISION.labels(game.name, strategy_name).observe(time.perf_counter() - t0)
+    if action is None:
+        metrics.BOT_TURNS.labels(game.name, "declined").inc()
+        return "declined"
+    try:
+        game.decide(t.state, seat, action, random.Random(0))
+    except IllegalAction as exc:  # a strategy bug must not stall the table
+        log.warning("bot %s of %s chose an illegal action (%s); playing a random legal one", strategy_name, game.name, exc.code)
+        metrics.BOT_TURNS.labels(game.name, "refused").inc()
+        action = rng.choice(legal)
+    await submitter.send(table, seat=seat, action=action, expected=version,
+                         command_id=f"bot-{version}-{seat}", wait=False)
+    metrics.BOT_TURNS.labels(game.name, "submitted").inc()
+    return "submitted"

@@ -1,0 +1,229 @@
+"""The ``tapis`` command: serve, gateway, worker, bots, demo, replay.
+
+Every role reads the same settings (``TAPIS_*`` environment variables,
+see :mod:`services.config`); flags override them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+import time
+from typing import Optional
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Tapis: an open game service for card tables.")
+
+
+def _settings(redis: str | None, shards: int | None = None):
+    from services.config import Settings
+
+    overrides = {}
+    if redis is not None:
+        overrides["redis_url"] = redis
+    if shards is not None:
+        overrides["shards"] = shards
+    return Settings(**overrides)
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess"):
+    """The all-in-one app: gateway + ``workers`` in-process workers + bots
+    (in-process, or Celery when ``bots == "celery"``, or none)."""
+    from services.bots.scheduler import CeleryBots, InProcessBots
+    from services.gateway.app import create_app
+    from services.gateway.submit import Submitter
+    from services.runtime import make_redis
+    from services.store.store import EventStore
+    from services.store.tables import Tables
+    from services.worker.worker import NoBots, Worker
+
+    redis = make_redis(settings)
+    store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+    tables = Tables(store, capacity=settings.cache_tables)
+
+    @contextlib.asynccontextmanager
+    async def run_workers(_app):
+        stop = asyncio.Event()
+        scheduler = NoBots()
+        bot_submitter = None
+        if bots == "inprocess":
+            bot_submitter = Submitter(redis, settings.shards)
+            scheduler = InProcessBots(tables, bot_submitter, delay_ms=settings.bot_delay_ms)
+        elif bots == "celery":
+            from services.bots.celery_app import app as celery_app
+
+            scheduler = CeleryBots(celery_app)
+        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None) for i in range(workers)]
+        await ws[0].ensure_groups()
+        tasks = [asyncio.create_task(w.run(stop)) for w in ws]
+        try:
+            yield
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if isinstance(scheduler, InProcessBots):
+                await scheduler.close()
+
+    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers)
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    redis: Optional[str] = typer.Option(None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
+    workers: int = typer.Option(1, min=1, max=16, help="In-process workers."),
+    bots: str = typer.Option("inprocess", help="Bot runner: inprocess, celery (needs `tapis bots`), or none."),
+    log_level: str = typer.Option("info", help="Log level."),
+) -> None:
+    """Gateway + workers + bots in one process. With no Redis URL everything
+    runs on an embedded store (fakeredis): nothing else to install or start."""
+    import uvicorn
+
+    _logging(log_level)
+    settings = _settings(redis)
+    if bots not in ("inprocess", "celery", "none"):
+        raise typer.BadParameter("--bots must be inprocess, celery or none")
+    where = settings.redis_url or "embedded store (data is lost when the process stops)"
+    typer.echo(f"Tapis serving on http://{host}:{port} (docs at /docs), store: {where}")
+    uvicorn.run(build_serve_app(settings, workers=workers, bots=bots), host=host, port=port, log_level=log_level)
+
+
+@app.command()
+def gateway(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    log_level: str = typer.Option("info", help="Log level."),
+) -> None:
+    """The HTTP gateway only (workers run as `tapis worker`)."""
+    import uvicorn
+
+    from services.gateway.app import create_app
+    from services.runtime import make_redis
+
+    _logging(log_level)
+    settings = _settings(redis)
+    if settings.redis_url is None:
+        typer.echo("tapis gateway needs --redis or TAPIS_REDIS_URL (use `tapis serve` for the embedded mode)", err=True)
+        raise typer.Exit(2)
+    uvicorn.run(create_app(settings, make_redis(settings)), host=host, port=port, log_level=log_level)
+
+
+@app.command()
+def worker(
+    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    bots: str = typer.Option("celery", help="Where bot turns go: celery or none."),
+    log_level: str = typer.Option("info", help="Log level."),
+) -> None:
+    """A command consumer: rebuild, decide, append, reply (design.md §4)."""
+    from services.runtime import make_redis
+    from services.worker.worker import NoBots, Worker
+
+    _logging(log_level)
+    settings = _settings(redis)
+    if settings.redis_url is None:
+        typer.echo("tapis worker needs --redis or TAPIS_REDIS_URL", err=True)
+        raise typer.Exit(2)
+    port = metrics_port or settings.metrics_port
+    if port:
+        from prometheus_client import start_http_server
+
+        start_http_server(port)
+    scheduler = NoBots()
+    if bots == "celery":
+        from services.bots.celery_app import app as celery_app
+        from services.bots.scheduler import CeleryBots
+
+        scheduler = CeleryBots(celery_app)
+
+    async def main():
+        import signal
+
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        w = Worker(make_redis(settings), settings, bots=scheduler)
+        logging.getLogger("tapis.worker").info("worker %s consuming %d shards", w.name, settings.shards)
+        await w.run(stop)
+
+    asyncio.run(main())
+
+
+@app.command()
+def bots(
+    redis: Optional[str] = typer.Option(None, help="Redis URL for the store (or TAPIS_REDIS_URL)."),
+    concurrency: int = typer.Option(2, min=1, help="Bot worker processes/threads."),
+    pool: str = typer.Option("threads", help="Celery pool: threads, prefork or solo."),
+    metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    log_level: str = typer.Option("info", help="Log level."),
+) -> None:
+    """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`)."""
+    if redis:
+        os.environ["TAPIS_REDIS_URL"] = redis
+    from services.config import get_settings
+
+    get_settings.cache_clear()
+    if get_settings().redis_url is None:
+        typer.echo("tapis bots needs --redis or TAPIS_REDIS_URL", err=True)
+        raise typer.Exit(2)
+    port = metrics_port or get_settings().metrics_port
+    if port:
+        from prometheus_client import start_http_server
+
+        start_http_server(port)
+    from services.bots.celery_app import app as celery_app
+
+    celery_app.worker_main(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency), "-P", pool])
+
+
+@app.command()
+def demo(
+    game: str = typer.Option("maumau", help="Game to play."),
+    tables: int = typer.Option(20, min=1, max=10_000, help="How many all-bot tables."),
+    players: int = typer.Option(4, min=1, max=12, help="Seats per table."),
+    strategy: str = typer.Option("heuristic", help="Bot strategy for every seat (or a comma list, one per seat)."),
+    url: str = typer.Option("http://127.0.0.1:8000", help="A running Tapis (`tapis serve`)."),
+    embedded: bool = typer.Option(False, help="Start an embedded service in this process instead of using --url."),
+    timeout: float = typer.Option(600, help="Give up after this many seconds."),
+) -> None:
+    """Create all-bot tables through the HTTP API, follow them with a
+    progress bar, print each table's result and the throughput."""
+    from services.demo import run_demo
+
+    code = run_demo(game=game, tables=tables, players=players, strategy=strategy, url=url, embedded=embedded,
+                    timeout=timeout)
+    raise typer.Exit(code)
+
+
+@app.command()
+def replay(
+    table: str = typer.Argument(..., help="Table id."),
+    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+) -> None:
+    """Rebuild a table from its event log (no snapshot) and print its scores."""
+    from services.replay import replay_table
+
+    settings = _settings(redis)
+    if settings.redis_url is None:
+        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL (the embedded store lives only inside `tapis serve`)", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(asyncio.run(replay_table(settings, table)))
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,41 @@
+"""Settings for every Tapis role, read once from the environment
+(``TAPIS_*`` variables) with pydantic-settings (design.md §6)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """One settings object for the gateway, workers and bot workers."""
+
+    model_config = SettingsConfigDict(env_prefix="TAPIS_", extra="ignore")
+
+    redis_url: str | None = Field(
+        None, description="Redis URL (redis://host:6379/0). None: embedded in-process store (fakeredis)."
+    )
+    broker_url: str | None = Field(
+        None, description="Celery broker URL for bot tasks. None: the Redis URL; embedded mode runs bots in-process."
+    )
+    cluster: bool = Field(False, description="Connect to a Redis Cluster (every key of one table shares a hash slot).")
+    shards: int = Field(4, ge=1, le=1024, description="Number of command streams tapis:commands:<shard>.")
+    command_ttl_s: int = Field(86_400, ge=60, description="How long a command's outcome is kept for idempotency.")
+    snapshot_every: int = Field(64, ge=1, description="Write a snapshot after this many events since the last one.")
+    conflict_retries: int = Field(5, ge=1, le=100, description="Version-conflict retries before a command fails.")
+    reply_timeout_s: float = Field(10.0, gt=0, description="How long the gateway waits for a worker's reply.")
+    claim_idle_ms: int = Field(
+        15_000, ge=100, description="Pending commands idle this long are reclaimed from a dead worker (XAUTOCLAIM)."
+    )
+    cache_tables: int = Field(10_000, ge=0, description="Table states kept in each process's memory cache.")
+    bot_delay_ms: int = Field(0, ge=0, le=60_000, description="Pause before a bot acts, so people can follow.")
+    max_tables_listed: int = Field(200, ge=1, le=10_000, description="Lobby page size cap.")
+    metrics_port: int | None = Field(None, description="Port for the worker/bot /metrics server (gateway serves its own).")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings (cached)."""
+    return Settings()

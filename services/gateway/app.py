@@ -1,0 +1,115 @@
+"""The FastAPI gateway: app factory, shared context, middleware.
+
+Routes live in :mod:`services.gateway.routes_games`,
+:mod:`services.gateway.routes_tables` and :mod:`services.gateway.routes_ops`;
+they stay thin and call the store, the table cache and the submitter kept
+on :class:`GatewayContext`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request
+from redis.asyncio import Redis
+
+from services import metrics
+from services.config import Settings
+from services.gateway import errors
+from services.gateway.submit import Submitter
+from services.store.store import EventStore
+from services.store.tables import Tables
+
+DESCRIPTION = """
+Tapis hosts card tables of five games (Maudix, Mau Mau, DIX, Mauw, Maudit
+Mot Dit). Create a table, take a seat (you get a secret seat token), read
+your view and legal actions, and send actions. Every accepted action is
+appended as events to the table's log; `GET /tables/{T}/events` and the
+SSE stream replay them, redacted for the caller.
+
+Authentication: `Authorization: Bearer <seat token>` from `POST
+/tables/{T}/join`. Without a token you are a spectator.
+
+Errors are `application/problem+json` with a stable `code` (see docs/api.md).
+"""
+
+
+@dataclass
+class GatewayContext:
+    """What every route needs."""
+
+    settings: Settings
+    redis: Redis
+    store: EventStore
+    tables: Tables
+    submitter: Submitter
+
+
+def create_app(
+    settings: Settings,
+    redis: Redis,
+    *,
+    tables: Tables | None = None,
+    listener_redis: Redis | None = None,
+    extra_lifespan=None,
+) -> FastAPI:
+    """Build the gateway app over ``redis``.
+
+    ``tables``: a shared projection cache (the all-in-one ``serve`` shares
+    it with its worker); ``extra_lifespan``: an async context manager
+    factory run inside the app's lifespan (``serve`` starts its workers
+    and bots there)."""
+    store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+    ctx = GatewayContext(
+        settings=settings,
+        redis=redis,
+        store=store,
+        tables=tables or Tables(store, capacity=settings.cache_tables),
+        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s, listener_redis=listener_redis),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await ctx.submitter.start()
+        try:
+            if extra_lifespan is not None:
+                async with extra_lifespan(app):
+                    yield
+            else:
+                yield
+        finally:
+            await ctx.submitter.stop()
+
+    app = FastAPI(
+        title="Tapis",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        openapi_tags=[
+            {"name": "games", "description": "The games hosted, their options and bot strategies."},
+            {"name": "tables", "description": "Lobby, creating and joining tables, views, actions, event feeds."},
+            {"name": "operations", "description": "Health, readiness and Prometheus metrics."},
+        ],
+    )
+    app.state.ctx = ctx
+    errors.install(app)
+
+    @app.middleware("http")
+    async def red_metrics(request: Request, call_next):
+        t0 = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        if path != "/tables/{table}/stream":
+            metrics.HTTP_LATENCY.labels(request.method, path).observe(time.perf_counter() - t0)
+        metrics.HTTP_REQUESTS.labels(request.method, path, str(response.status_code)).inc()
+        return response
+
+    from services.gateway import routes_games, routes_ops, routes_tables
+
+    app.include_router(routes_games.router)
+    app.include_router(routes_tables.router)
+    app.include_router(routes_ops.router)
+    return app

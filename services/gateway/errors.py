@@ -1,0 +1,80 @@
+"""Errors as ``application/problem+json`` (RFC 9457) with a stable ``code``.
+
+Every error the API returns has: ``type`` (a URN naming the code),
+``title``, ``status``, ``detail`` and ``code``.  Clients switch on
+``code``; the full list is in docs/api.md.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM = "application/problem+json"
+
+#: Refusal codes a game or the worker returns that are not "illegal move"
+#: (422) but a conflict with the table's current state (409).
+CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "stale_version", "not_started", "too_many_conflicts"})
+
+
+class ApiError(Exception):
+    """An error response: HTTP ``status``, stable ``code``, human ``detail``."""
+
+    def __init__(self, status: int, code: str, detail: str, *, title: str | None = None, extra: dict | None = None):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.title = title or code.replace("_", " ").capitalize()
+        self.extra = extra or {}
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, **extra) -> JSONResponse:
+    """A problem+json response."""
+    body = {
+        "type": f"urn:tapis:error:{code}",
+        "title": title or code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def status_for_refusal(code: str) -> int:
+    """HTTP status for a game/worker refusal code: 404, 409 or 422."""
+    if code == "table_not_found":
+        return 404
+    if code in CONFLICT_CODES:
+        return 409
+    if code == "internal_error":
+        return 500
+    return 422
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every error into problem+json."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_req: Request, exc: ApiError):
+        return problem(exc.status, exc.code, exc.detail, exc.title, **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_req: Request, exc: RequestValidationError):
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return problem(400, "malformed_json", "the request body is not valid JSON")
+        fields = [
+            {"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in errors
+        ]
+        return problem(422, "invalid_request", "the request does not match the schema", errors=fields)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_req: Request, exc: StarletteHTTPException):
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
+        return problem(exc.status_code, code, str(exc.detail))

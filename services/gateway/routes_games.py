@@ -1,0 +1,30 @@
+"""`GET /games`: the games hosted, with option schemas and bot strategies."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from services.gateway.schemas import GameInfo
+from shared.games import available, get_game
+
+router = APIRouter(tags=["games"])
+
+
+@router.get("/games", response_model=list[GameInfo], summary="List games")
+async def list_games() -> list[GameInfo]:
+    """Every game hosted: seat range, the JSON Schema of its table options
+    (with defaults and descriptions) and its bot strategies."""
+    out = []
+    for name in available():
+        g = get_game(name)
+        out.append(
+            GameInfo(
+                name=g.name,
+                title=g.title,
+                min_players=g.min_players,
+                max_players=g.max_players,
+                options_schema=g.Options.model_json_schema(),
+                strategies=sorted(g.strategies),
+            )
+        )
+    return out

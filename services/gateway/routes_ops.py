@@ -1,0 +1,46 @@
+"""Health, readiness and Prometheus metrics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from services import metrics
+from services.gateway.errors import ApiError
+from services.store import keys
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", summary="Liveness")
+async def healthz() -> dict:
+    """200 while the process serves requests (no dependency checked)."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", summary="Readiness", responses={503: {"description": "Redis unreachable (`not_ready`)."}})
+async def readyz(request: Request) -> dict:
+    """200 when Redis answers; 503 `not_ready` otherwise (take the
+    gateway out of the load balancer)."""
+    ctx = request.app.state.ctx
+    try:
+        await ctx.redis.ping()
+    except Exception:
+        raise ApiError(503, "not_ready", "the event store is unreachable") from None
+    return {"status": "ready"}
+
+
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+async def prometheus_metrics(request: Request) -> Response:
+    """This process's `tapis_*` metrics in the Prometheus text format.
+    `tapis_active_tables` is read from the shared counter in Redis."""
+    ctx = request.app.state.ctx
+    try:
+        stats = await ctx.redis.hgetall(keys.STATS)
+        for k, v in stats.items():
+            k = k.decode() if isinstance(k, bytes) else k
+            if k.startswith("active:"):
+                metrics.ACTIVE_TABLES.labels(k[7:]).set(int(v))
+    except Exception:
+        pass
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

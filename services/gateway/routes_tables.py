@@ -1,0 +1,311 @@
+"""Tables: lobby, create, join, view, actions, event feed and SSE stream
+(design.md §5)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
+import uuid
+from typing import Any, AsyncIterator
+
+from fastapi import APIRouter, Header, Query, Request
+from pydantic import ValidationError
+from sse_starlette.sse import EventSourceResponse
+
+from services import metrics
+from services.gateway.errors import ApiError, status_for_refusal
+from services.gateway.schemas import (
+    ActionApplied,
+    CreateTable,
+    EventPage,
+    Joined,
+    JoinTable,
+    SeatView,
+    SubmitAction,
+    TableInfo,
+)
+from services.gateway.submit import ReplyTimeout
+from services.store import keys
+from services.store.store import TableExists
+from services.store.tables import Table
+from shared.events import Event, decode
+from shared.games import UnknownGame, get_game
+
+router = APIRouter(prefix="/tables", tags=["tables"])
+
+_ERR = {"content": {"application/problem+json": {}}}
+R401 = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
+R403 = {403: {"description": "Token does not match a seat of this table (`bad_token`).", **_ERR}}
+R404 = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
+R409 = {409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.", **_ERR}}
+R422 = {422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
+
+
+def hash_token(token: str) -> str:
+    """sha256 hex of a seat token (only hashes are stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _ctx(request: Request):
+    return request.app.state.ctx
+
+
+def _check_table_id(table: str) -> None:
+    if not keys.TABLE_ID_RE.match(table):
+        raise ApiError(404, "table_not_found", "no such table")
+
+
+async def _load(request: Request, table: str, *, refresh_meta: bool = False) -> Table:
+    _check_table_id(table)
+    t = await _ctx(request).tables.get(table, refresh_meta=refresh_meta)
+    if t is None:
+        raise ApiError(404, "table_not_found", f"no table {table!r}")
+    return t
+
+
+def _seat_of(t: Table, authorization: str | None, *, required: bool) -> int | None:
+    if not authorization:
+        if required:
+            raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+    h = hash_token(token.strip())
+    for seat, stored in t.humans.items():
+        if hmac.compare_digest(stored, h):
+            return seat
+    raise ApiError(403, "bad_token", "this token is not a seat of this table")
+
+
+def _info(t: Table) -> TableInfo:
+    seats = []
+    for i in range(t.players):
+        if i in t.bots:
+            seats.append({"seat": i, "kind": "bot", "name": t.names.get(i, ""), "strategy": t.bots[i]})
+        elif i in t.humans:
+            seats.append({"seat": i, "kind": "human", "name": t.names.get(i, "")})
+        else:
+            seats.append({"seat": i, "kind": "free", "name": None})
+    result = None
+    if t.state is not None:
+        r = t.game.result(t.state)
+        result = r.to_json() if r is not None else None
+    status = "finished" if result is not None else ("playing" if t.started else "waiting")
+    return TableInfo(
+        id=t.id, game=t.game.name, players=t.players, status=status, version=t.version, seats=seats,
+        options=t.options, created=t.created, result=result,
+    )
+
+
+def _redacted(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
+    out = []
+    for n, e in enumerate(events):
+        r = t.game.redact(e, seat)
+        if r is not None:
+            d = r.to_json()
+            d["version"] = first_version + n
+            out.append(d)
+    return out
+
+
+@router.get("", response_model=list[TableInfo], summary="Lobby")
+async def lobby(
+    request: Request,
+    game: str | None = Query(None, description="Only this game."),
+    status: str | None = Query(None, pattern="^(waiting|playing|finished)$", description="Only tables in this status."),
+    limit: int = Query(50, ge=1, le=500, description="At most this many tables, newest first."),
+) -> list[TableInfo]:
+    """Tables, newest first, optionally filtered by game and status."""
+    ctx = _ctx(request)
+    ids = await ctx.store.lobby(min(limit * 4, ctx.settings.max_tables_listed * 4))
+    out: list[TableInfo] = []
+    for tid in ids:
+        t = await ctx.tables.get(tid, refresh_meta=True)
+        if t is None:
+            continue
+        info = _info(t)
+        if (game and info.game != game) or (status and info.status != status):
+            continue
+        out.append(info)
+        if len(out) >= limit:
+            break
+    return out
+
+
+@router.post("", response_model=TableInfo, status_code=201, summary="Create a table",
+             responses={422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `unknown_strategy`.", **_ERR}})
+async def create_table(request: Request, body: CreateTable) -> TableInfo:
+    """Create a table of `game` with `players` seats and `options`. Seats
+    listed in `bots` are filled by bots at once; the others are taken with
+    `POST /tables/{T}/join`. The game starts (cards are dealt) as soon as
+    the last seat is filled."""
+    ctx = _ctx(request)
+    try:
+        game = get_game(body.game)
+    except UnknownGame:
+        raise ApiError(422, "unknown_game", f"no game {body.game!r}; see GET /games") from None
+    if not game.min_players <= body.players <= game.max_players:
+        raise ApiError(422, "bad_players", f"{game.title} takes {game.min_players} to {game.max_players} players")
+    try:
+        opts = game.Options(**body.options)
+    except ValidationError as exc:
+        detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ApiError(422, "bad_options", detail or "invalid options") from None
+    for seat, strategy in body.bots.items():
+        if not 0 <= seat < body.players:
+            raise ApiError(422, "bad_seat", f"bot seat {seat} is not a seat of a {body.players}-seat table")
+        if strategy not in game.strategies:
+            raise ApiError(422, "unknown_strategy", f"no bot strategy {strategy!r}; one of {sorted(game.strategies)}")
+    tid = uuid.uuid4().hex[:12]
+    names = {s: f"{strategy} bot {s}" for s, strategy in body.bots.items()}
+    try:
+        await ctx.store.create(tid, game=game.name, players=body.players, options=opts.model_dump(mode="json"),
+                               bots=dict(body.bots), names=names)
+    except TableExists:  # 48 random bits: practically never
+        raise ApiError(409, "table_exists", "table id collision; try again") from None
+    if len(body.bots) == body.players:
+        await ctx.submitter.send(tid, kind="start", command_id=f"start-{tid}")
+    t = await ctx.tables.get(tid, refresh_meta=True)
+    assert t is not None
+    return _info(t)
+
+
+@router.get("/{table}", response_model=TableInfo, summary="One table", responses={**R404})
+async def get_table(request: Request, table: str) -> TableInfo:
+    """The table's seats, status, version and (once finished) result."""
+    return _info(await _load(request, table, refresh_meta=True))
+
+
+@router.post("/{table}/join", response_model=Joined, summary="Take a seat", responses={**R404, **R409})
+async def join(request: Request, table: str, body: JoinTable | None = None) -> Joined:
+    """Take a free seat (the one asked for, or the first free one). Returns
+    the seat and its secret token; only a hash of the token is stored.
+    When this fills the last seat the game starts."""
+    ctx = _ctx(request)
+    _check_table_id(table)
+    body = body or JoinTable()
+    token = secrets.token_urlsafe(24)
+    status, seat, free = await ctx.store.join(table, body.seat, hash_token(token), body.name)
+    if status == "missing":
+        raise ApiError(404, "table_not_found", f"no table {table!r}")
+    if status == "taken":
+        raise ApiError(409, "seat_taken", f"seat {body.seat} is taken")
+    if status == "full":
+        raise ApiError(409, "table_full", "every seat is taken")
+    if status == "bad_seat":
+        raise ApiError(422, "bad_seat", f"seat {body.seat} is not a seat of this table")
+    ctx.tables.drop(table)
+    if free == 0:
+        try:
+            await ctx.submitter.send(table, kind="start", command_id=f"start-{table}")
+        except ReplyTimeout:
+            pass  # the start will still be applied; the view shows it when it is
+    return Joined(table=table, seat=seat, token=token, status="playing" if free == 0 else "waiting")
+
+
+@router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
+            responses={**R401, **R403, **R404})
+async def view(request: Request, table: str, authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator view.")) -> SeatView:
+    """With a seat token: that seat's view, its legal actions and the
+    version to send as `expected_version`. Without: the spectator view."""
+    t = await _load(request, table)
+    seat = _seat_of(t, authorization, required=False)
+    if seat is not None and seat not in t.humans:
+        t = await _load(request, table, refresh_meta=True)
+    if not t.started:
+        return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
+                        awaiting=[], view=None, legal_actions=[])
+    g, s = t.game, t.state
+    r = g.result(s)
+    return SeatView(
+        table=table, game=g.name, status="finished" if r else "playing", version=t.version, seat=seat,
+        awaiting=sorted(g.awaiting(s)) if r is None else [],
+        view=g.view(s, seat),
+        legal_actions=g.legal_actions(s, seat) if seat is not None and r is None else [],
+        result=r.to_json() if r else None,
+    )
+
+
+@router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
+             responses={**R401, **R403, **R404, **R409, **R422,
+                        504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.", **_ERR}})
+async def act(request: Request, table: str, body: SubmitAction,
+              authorization: str | None = Header(None, description="`Bearer <seat token>`.")) -> ActionApplied:
+    """Apply one action for the caller's seat. The worker validates it
+    against the rules; on success the reply holds the new version and the
+    events it produced, redacted for the caller. Refusals come back as
+    problem+json with the game's refusal code (422), or 409 for
+    `stale_version` / `not_your_turn` / `game_over`. Nothing is applied
+    on a refusal."""
+    ctx = _ctx(request)
+    t = await _load(request, table)
+    seat = _seat_of(t, authorization, required=True)
+    t0 = time.perf_counter()
+    try:
+        reply = await ctx.submitter.send(table, seat=seat, action=body.action, expected=body.expected_version,
+                                         command_id=body.command_id)
+    except ReplyTimeout:
+        raise ApiError(504, "reply_timeout", "no worker answered in time; resend with the same command_id") from None
+    metrics.SUBMIT_REPLY.labels(t.game.name).observe(time.perf_counter() - t0)
+    assert reply is not None
+    if not reply.ok:
+        raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
+    events = [decode(b) for b in reply.events]
+    return ActionApplied(version=reply.version,
+                         events=_redacted(t, events, seat, reply.version - len(events) + 1))
+
+
+@router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
+async def events(request: Request, table: str,
+                 after: int = Query(0, ge=0, description="Return events with a version greater than this."),
+                 limit: int = Query(500, ge=1, le=5000, description="At most this many events."),
+                 authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")) -> EventPage:
+    """The table's events after version `after`, each redacted for the
+    caller (a seat sees its own cards; a spectator sees no hidden card)."""
+    ctx = _ctx(request)
+    t = await _load(request, table)
+    seat = _seat_of(t, authorization, required=False)
+    evs = await ctx.store.read(table, after=after, until=after + limit)
+    return EventPage(version=t.version, events=_redacted(t, evs, seat, after + 1))
+
+
+@router.get("/{table}/stream", summary="Live event stream (SSE)", responses={**R401, **R403, **R404})
+async def stream(request: Request, table: str,
+                 after: int = Query(0, ge=0, description="Start after this version."),
+                 last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect)."),
+                 authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")):
+    """Server-sent events: one `event` message per log event (its `id` is
+    the event's version), redacted for the caller; a `ping` comment every
+    15 s. Reconnecting clients resume with `Last-Event-ID`."""
+    ctx = _ctx(request)
+    t = await _load(request, table)
+    seat = _seat_of(t, authorization, required=False)
+    if last_event_id and last_event_id.isdigit():
+        after = int(last_event_id)
+
+    async def gen() -> AsyncIterator[dict]:
+        last = after
+        stream_key = keys.events(table)
+        while True:
+            if await request.is_disconnected():
+                return
+            resp = await ctx.redis.xread({stream_key: f"{last}-0"}, count=200, block=5000)
+            for _k, entries in resp or ():
+                for entry_id, fields in entries:
+                    eid = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+                    version = int(eid.split("-")[0])
+                    last = version
+                    r = t.game.redact(decode(fields[b"e"]), seat)
+                    if r is None:
+                        continue
+                    d = r.to_json()
+                    d["version"] = version
+                    yield {"event": "event", "id": str(version), "data": json.dumps(d)}
+            await asyncio.sleep(0)
+
+    return EventSourceResponse(gen(), ping=15)

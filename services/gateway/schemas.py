@@ -1,0 +1,108 @@
+"""Request and response bodies of the HTTP API (pydantic, the edge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from services.store.keys import COMMAND_ID_RE
+
+
+class GameInfo(BaseModel):
+    """A game the service hosts."""
+
+    name: str = Field(description="Game id used in URLs and bodies, e.g. `maumau`.")
+    title: str = Field(description="Display name.")
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any] = Field(description="JSON Schema of the table options, with defaults.")
+    strategies: list[str] = Field(description="Bot strategies available for seats.")
+
+
+class CreateTable(BaseModel):
+    """Body of `POST /tables`."""
+
+    game: str = Field(description="Game id (see `GET /games`).", examples=["maumau"])
+    players: int = Field(ge=1, le=12, description="Number of seats.", examples=[3])
+    options: dict[str, Any] = Field(default_factory=dict, description="Table options; omitted ones take their defaults.")
+    bots: dict[int, str] = Field(
+        default_factory=dict,
+        description="Seats filled by bots: seat number -> strategy (e.g. `{\"1\": \"heuristic\"}`).",
+        examples=[{"1": "heuristic", "2": "random"}],
+    )
+
+
+class TableInfo(BaseModel):
+    """A table as listed in the lobby."""
+
+    id: str
+    game: str
+    players: int
+    status: str = Field(description="`waiting` (free seats), `playing` or `finished`.")
+    version: int = Field(description="Number of events in the table's log.")
+    seats: list[dict[str, Any]] = Field(description="Per seat: `kind` (free, human, bot), `name`, `strategy`.")
+    options: dict[str, Any]
+    created: int = Field(description="Creation time, ms since the epoch.")
+    result: dict[str, Any] | None = Field(None, description="Final scores and places once finished.")
+
+
+class JoinTable(BaseModel):
+    """Body of `POST /tables/{T}/join` (optional)."""
+
+    seat: int | None = Field(None, ge=0, le=11, description="The seat wanted; omitted: the first free seat.")
+    name: str = Field("player", min_length=1, max_length=40, description="Display name.")
+
+
+class Joined(BaseModel):
+    """A seat taken: keep the token secret, it is the seat's key."""
+
+    table: str
+    seat: int
+    token: str = Field(description="Bearer token for this seat: `Authorization: Bearer <token>`.")
+    status: str
+
+
+class SubmitAction(BaseModel):
+    """Body of `POST /tables/{T}/actions`."""
+
+    action: dict[str, Any] = Field(
+        description="The action, one of the seat's `legal_actions` (e.g. `{\"type\": \"play\", \"card\": \"7H\"}`).",
+        examples=[{"type": "draw"}],
+    )
+    expected_version: int | None = Field(
+        None, ge=0, description="Refuse (409 `stale_version`) unless the table is at this version."
+    )
+    command_id: str | None = Field(
+        None,
+        pattern=COMMAND_ID_RE.pattern,
+        description="Idempotency key: the same id sent again is answered from the first outcome, never applied twice.",
+    )
+
+
+class ActionApplied(BaseModel):
+    """An applied action: the new version and the events it produced, as the caller may see them."""
+
+    version: int
+    events: list[dict[str, Any]]
+
+
+class SeatView(BaseModel):
+    """What one seat (or a spectator) sees now."""
+
+    table: str
+    game: str
+    status: str
+    version: int
+    seat: int | None = Field(description="The caller's seat; null for a spectator.")
+    awaiting: list[int] = Field(description="Seats that may act now.")
+    view: dict[str, Any] | None = Field(description="The game's view for this seat (null before the game starts).")
+    legal_actions: list[dict[str, Any]] = Field(description="Actions this seat may send now.")
+    result: dict[str, Any] | None = None
+
+
+class EventPage(BaseModel):
+    """Events after a version, redacted for the caller."""
+
+    version: int = Field(description="The table's version now.")
+    events: list[dict[str, Any]] = Field(description="Each with its `version` (position in the log).")

@@ -1,0 +1,44 @@
+"""Prometheus metrics, all prefixed ``tapis_`` (design.md §6).
+
+Each process (gateway, worker, bot worker, or the all-in-one ``serve``)
+exposes its own registry.  Label values are game names, route templates,
+strategy names, refusal codes and sources — never a card, a seat token or
+a table id, so no label can leak hidden information or explode.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+_LAT = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+HTTP_REQUESTS = Counter("tapis_http_requests_total", "HTTP requests served.", ["method", "route", "status"])
+HTTP_LATENCY = Histogram(
+    "tapis_http_request_duration_seconds", "HTTP request latency.", ["method", "route"], buckets=_LAT
+)
+SUBMIT_REPLY = Histogram(
+    "tapis_submit_reply_seconds", "Gateway: action submitted to the command stream until the worker's reply.",
+    ["game"], buckets=_LAT,
+)
+ACTIONS_APPLIED = Counter("tapis_actions_applied_total", "Actions applied (events appended).", ["game"])
+ACTIONS_REJECTED = Counter("tapis_actions_rejected_total", "Actions refused, by refusal code.", ["game", "reason"])
+APPLY_LATENCY = Histogram(
+    "tapis_apply_duration_seconds", "Worker: rebuild + decide + append for one command.", ["game"], buckets=_LAT
+)
+REBUILD_LATENCY = Histogram(
+    "tapis_rebuild_duration_seconds", "Time to get a table's state, by source (cache, snapshot, replay).",
+    ["source"], buckets=_LAT,
+)
+CONFLICTS = Counter("tapis_version_conflicts_total", "Appends refused for a stale expected version (retried).", ["game"])
+COMMAND_LAG = Histogram(
+    "tapis_command_lag_seconds", "Worker: command submitted until picked up.", buckets=_LAT
+)
+COMMANDS_RECLAIMED = Counter("tapis_commands_reclaimed_total", "Commands reclaimed from a dead worker (XAUTOCLAIM).")
+DEAD_LETTERS = Counter("tapis_dead_letters_total", "Commands that could not be decoded, moved to the dead-letter stream.")
+TABLES_STARTED = Counter("tapis_tables_started_total", "Tables whose game started.", ["game"])
+GAMES_FINISHED = Counter("tapis_games_finished_total", "Games played to the end.", ["game"])
+ACTIVE_TABLES = Gauge("tapis_active_tables", "Tables started and not finished (from the shared Redis counter).", ["game"])
+BOT_DECISION = Histogram(
+    "tapis_bot_decision_seconds", "Bot: time to choose an action.", ["game", "strategy"], buckets=_LAT
+)
+BOT_TURNS = Counter("tapis_bot_turns_total", "Bot turns, by outcome (submitted, stale, refused).", ["game", "outcome"])

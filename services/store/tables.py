@@ -1,0 +1,160 @@
+"""Rebuilding a table's state: in-process cache → snapshot + tail → full
+replay (design.md §4).  Used by workers, gateways and bot workers alike.
+
+A :class:`Table` is the projection of one table held in memory: its game,
+meta, folded state and version.  :meth:`Tables.get` always reads the tail
+of the log after the cached version (one XRANGE), so a cached state is
+never stale when a decision is made on it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from services import metrics
+from services.store.store import EventStore
+from shared import snapshot
+from shared.engine import Game
+from shared.events import Event
+from shared.games import get_game
+
+
+@dataclass(slots=True)
+class Table:
+    """One table in memory.  ``bots``: seat -> strategy name; ``humans``:
+    seat -> token hash (sha256 hex) for the joined human seats."""
+
+    id: str
+    game: Game
+    players: int
+    options: dict[str, Any]
+    state: Any
+    version: int
+    snap_version: int = 0
+    bots: dict[int, str] = field(default_factory=dict)
+    humans: dict[int, str] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+    status: str = "waiting"
+    created: int = 0
+
+    @property
+    def started(self) -> bool:
+        """True once the opening events are in the log."""
+        return self.version > 0
+
+
+def parse_meta(table: str, meta: dict[str, str]) -> Table:
+    """Build an (unstarted, state-less) :class:`Table` from a meta hash.
+
+    Raises ``shared.games.UnknownGame`` for an unregistered game."""
+    players = int(meta["players"])
+    t = Table(
+        id=table,
+        game=get_game(meta["game"]),
+        players=players,
+        options=json.loads(meta.get("options") or "{}"),
+        state=None,
+        version=0,
+        status=meta.get("status", "waiting"),
+        created=int(meta.get("created", 0)),
+    )
+    for i in range(players):
+        who = meta.get(f"seat:{i}")
+        if who is None:
+            continue
+        if who.startswith("bot:"):
+            t.bots[i] = who[4:]
+        elif who.startswith("tok:"):
+            t.humans[i] = who[4:]
+        t.names[i] = meta.get(f"name:{i}", "")
+    return t
+
+
+class Tables:
+    """LRU cache of :class:`Table` projections over an :class:`EventStore`."""
+
+    def __init__(self, store: EventStore, *, capacity: int = 10_000) -> None:
+        self.store = store
+        self.capacity = capacity
+        self._cache: OrderedDict[str, Table] = OrderedDict()
+
+    async def get(self, table: str, *, refresh_meta: bool = False) -> Table | None:
+        """The table brought up to date with its log, or None if unknown.
+
+        ``refresh_meta`` re-reads seats and status (joins change them)."""
+        t0 = time.perf_counter()
+        t = self._cache.get(table)
+        source = "cache"
+        if t is None or refresh_meta or not t.started:
+            meta = await self.store.meta(table)
+            if meta is None:
+                return None
+            fresh = parse_meta(table, meta)
+            if t is not None:
+                fresh.state, fresh.version, fresh.snap_version = t.state, t.version, t.snap_version
+            t = fresh
+            if t.version == 0 and int(meta.get("version", 0)) > 0:
+                source = await self._cold_load(t)
+            elif t.version == 0:
+                source = "replay"
+        tail = await self.store.read(table, after=t.version)
+        if tail:
+            self._fold(t, tail)
+            if source == "cache" and t.version > len(tail):
+                source = "cache+tail"
+        self._remember(t)
+        metrics.REBUILD_LATENCY.labels(source).observe(time.perf_counter() - t0)
+        return t
+
+    async def _cold_load(self, t: Table) -> str:
+        blob = await self.store.load_snapshot(t.id)
+        if blob is not None:
+            try:
+                version, obj = snapshot.unpack(blob, loader=lambda o: o)
+                t.state = t.game.restore(obj)
+                t.version = t.snap_version = version
+                return "snapshot"
+            except snapshot.SnapshotError:
+                t.state, t.version = None, 0  # fall back to a full replay
+        return "replay"
+
+    def _fold(self, t: Table, events: list[Event]) -> None:
+        evolve = t.game.evolve
+        state = t.state
+        for e in events:
+            state = evolve(state, e)
+        t.state = state
+        t.version += len(events)
+
+    def advance(self, t: Table, from_version: int, events: list[Event]) -> None:
+        """After an append of ``events`` at ``from_version``: fold them in
+        unless another reader already did."""
+        if t.version == from_version:
+            self._fold(t, events)
+        elif t.version < from_version + len(events):
+            self._cache.pop(t.id, None)  # out of step: reload next time
+
+    def drop(self, table: str) -> None:
+        """Forget a table (next :meth:`get` rebuilds it from the store)."""
+        self._cache.pop(table, None)
+
+    def _remember(self, t: Table) -> None:
+        if self.capacity <= 0:
+            return
+        self._cache[t.id] = t
+        self._cache.move_to_end(t.id)
+        while len(self._cache) > self.capacity:
+            self._cache.popitem(last=False)
+
+    async def maybe_snapshot(self, t: Table, every: int) -> bool:
+        """Write a snapshot when ``every`` events have passed since the last."""
+        if t.version - t.snap_version < every or t.state is None:
+            return False
+        blob = snapshot.pack(t.version, t.game.snapshot(t.state), dumper=lambda o: o)
+        await self.store.save_snapshot(t.id, blob)
+        t.snap_version = t.version
+        return True

@@ -1,0 +1,54 @@
+"""Shared fixtures: the toy game, fakeredis and real-Redis clients."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from shared import snapshot
+from shared.games import REGISTRY
+from tests import toygame
+
+REGISTRY.setdefault("toy", "tests.toygame")
+snapshot.allow(toygame.ToyState)
+
+REAL_REDIS_URL = os.environ.get("TAPIS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def real_redis_available() -> bool:
+    import redis
+
+    try:
+        redis.Redis.from_url(REAL_REDIS_URL, socket_connect_timeout=0.5).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def table_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+@pytest.fixture(params=["fakeredis", pytest.param("redis", marks=pytest.mark.redis)])
+async def redis_client(request):
+    """An asyncio Redis client: fakeredis, or the real server (db 15,
+    flushed) — one contract, both backends."""
+    if request.param == "fakeredis":
+        from fakeredis import FakeServer
+        from fakeredis.aioredis import FakeRedis
+
+        client = FakeRedis(server=FakeServer())
+    else:
+        if not real_redis_available():
+            pytest.skip(f"no Redis at {REAL_REDIS_URL}")
+        from redis.asyncio import Redis
+
+        client = Redis.from_url(REAL_REDIS_URL)
+        await client.flushdb()
+    yield client
+    if request.param != "fakeredis":
+        await client.flushdb()
+    await client.aclose()
