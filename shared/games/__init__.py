@@ -15,6 +15,7 @@ from shared.engine import Game
 #: name -> module path; the module exposes ``GAME``.
 REGISTRY: dict[str, str] = {
     "maumau": "shared.games.maumau",
+    "mauw": "shared.games.mauw",
     "dix": "shared.games.dix",
 }
 
