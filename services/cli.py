@@ -34,9 +34,10 @@ def _logging(level: str) -> None:
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
-def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess"):
+def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redis=None):
     """The all-in-one app: gateway + ``workers`` in-process workers + bots
-    (in-process, or Celery when ``bots == "celery"``, or none)."""
+    (in-process, or Celery when ``bots == "celery"``, or none).  ``redis``:
+    a client to use instead of the one the settings name (tests)."""
     from services.bots.scheduler import CeleryBots, InProcessBots
     from services.gateway.app import create_app
     from services.gateway.submit import Submitter
@@ -45,7 +46,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess"):
     from services.store.tables import Tables
     from services.worker.worker import NoBots, Worker
 
-    redis = make_redis(settings)
+    redis = redis if redis is not None else make_redis(settings)
     store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
     tables = Tables(store, capacity=settings.cache_tables)
 

@@ -52,3 +52,21 @@ async def redis_client(request):
     if request.param != "fakeredis":
         await client.flushdb()
     await client.aclose()
+
+
+@pytest.fixture
+async def service(redis_client):
+    """The all-in-one service (gateway + worker + in-process bots) over
+    ``redis_client``, as an httpx AsyncClient with its lifespan running."""
+    import httpx
+
+    from services.cli import build_serve_app
+    from services.config import Settings
+
+    settings = Settings(redis_url=None, shards=2, reply_timeout_s=5, claim_idle_ms=200)
+    app = build_serve_app(settings, redis=redis_client)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://tapis") as client:
+            client.app = app  # type: ignore[attr-defined]
+            yield client

@@ -51,7 +51,8 @@ class InProcessBots:
             try:
                 if self.delay_ms:
                     await asyncio.sleep(self.delay_ms / 1000)
-                await take_turn(self.tables, self.submitter, table, seat, version, rng=self._rng)
+                out = await take_turn(self.tables, self.submitter, table, seat, version, rng=self._rng)
+                log.debug("bot turn %s seat %s v%s: %s", table, seat, version, out)
             except asyncio.CancelledError:
                 raise
             except Exception:

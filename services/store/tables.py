@@ -94,13 +94,16 @@ class Tables:
             if meta is None:
                 return None
             fresh = parse_meta(table, meta)
-            if t is not None:
-                fresh.state, fresh.version, fresh.snap_version = t.state, t.version, t.snap_version
-            t = fresh
-            if t.version == 0 and int(meta.get("version", 0)) > 0:
-                source = await self._cold_load(t)
-            elif t.version == 0:
-                source = "replay"
+            if t is None:
+                t = fresh
+                if int(meta.get("version", 0)) > 0:
+                    source = await self._cold_load(t)
+                else:
+                    source = "replay"
+            else:
+                # Update seats and status in place: the state object stays
+                # owned by this one Table (a worker may hold it mid-command).
+                t.bots, t.humans, t.names, t.status = fresh.bots, fresh.humans, fresh.names, fresh.status
         tail = await self.store.read(table, after=t.version)
         if tail:
             self._fold(t, tail)
