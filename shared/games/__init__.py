@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "maumau": "shared.games.maumau",
     "mauw": "shared.games.mauw",
     "dix": "shared.games.dix",
+    "maudix": "shared.games.maudix",
 }
 
 
