@@ -18,6 +18,7 @@ REGISTRY: dict[str, str] = {
     "mauw": "shared.games.mauw",
     "dix": "shared.games.dix",
     "maudix": "shared.games.maudix",
+    "maudit_mot_dit": "shared.games.maudit_mot_dit",
 }
 
 
