@@ -1,0 +1,153 @@
+"""Random playouts of Mau Mau (issue 2, "Done when": properties).
+
+Over many seeded random games with 2–12 players and mixed options:
+fold(events) == live state, snapshots round-trip, decide never mutates
+(all by :func:`tests.invariants.playout`); plus, for Mau Mau, cards are
+conserved through reshuffles (hands + talon + discard == the shoe), hands
+respect the rules' limits, and no view, redacted event or error message of
+a seat holds a card of another seat's hand or of the talon.
+
+The default run plays ``CI_GAMES`` games; ``-m slow`` plays the issue's
+500 (or ``TAPIS_PROPERTY_GAMES``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+
+from shared.cards import RANK, shoe
+from shared.engine import IllegalAction, fold
+from shared.games.maumau import GAME
+from shared.games.maumau.rules import CARD_NOT_IN_HAND, NOT_YOUR_TURN, Phase
+from tests.invariants import playout, strings_in
+
+CI_GAMES = 150
+FULL_GAMES = int(os.environ.get("TAPIS_PROPERTY_GAMES", "500"))
+
+#: Option sets the seeded games cycle through (defaults first).
+OPTION_SETS = [
+    {},
+    {"hand_size": 7},
+    {"skat_deck": True},
+    {"ace_power": "draw"},
+    {"ace_power": "skip", "seven_stack_cap": 2},
+    {"seven_stack_cap": 1, "target_score": 50},
+    {"skat_deck": True, "hand_size": 7, "ace_power": "draw"},
+    {"decks": 1, "hand_size": 3, "target_score": 30},
+]
+
+
+def game_setup(seed: int) -> tuple[int, dict]:
+    """Players (2..12, every count covered) and options for one seed."""
+    return 2 + seed % 11, OPTION_SETS[(seed // 11) % len(OPTION_SETS)]
+
+
+def forbidden_for(state, seat: int | None) -> set[str]:
+    """Card codes seat must not see: other hands and the talon, except codes
+    it legitimately sees elsewhere (its own hand, the discard's top: with
+    two decks the same code can be in both places)."""
+    hidden = set(state.talon)
+    for i, h in enumerate(state.hands):
+        if i != seat:
+            hidden.update(h)
+    visible = {state.discard[-1]}
+    if seat is not None:
+        visible.update(state.hands[seat])
+    return hidden - visible
+
+
+def make_checks(players: int, options: dict):
+    """An ``on_step`` checking conservation, limits, views and errors."""
+    opts = GAME.Options(**options)
+    seats = [None, *range(players)]
+
+    def on_step(state, new_events):
+        full = Counter(shoe(state.rules.decks, short=opts.skat_deck))
+        held = Counter(state.talon) + Counter(state.discard)
+        for h in state.hands:
+            held.update(h)
+        assert held == full, "cards not conserved"
+        assert state.discard, "the discard pile always has a top card"
+        assert state.penalty % 2 == 0 and state.penalty >= 0
+        if opts.seven_stack_cap is not None:
+            assert state.penalty <= 2 * opts.seven_stack_cap
+        for i in range(players):
+            if i not in state.seats:
+                assert not state.hands[i]
+        if state.phase is not Phase.OVER:
+            assert state.hands[state.turn], "the player on turn holds cards"
+        for s in seats:
+            bad = forbidden_for(state, s)
+            leaked = bad.intersection(strings_in(GAME.view(state, s)))
+            assert not leaked, f"view of {s} leaks {leaked}"
+        # an error message never names a card the seat cannot see
+        if state.phase is not Phase.OVER:
+            turn = state.turn
+            for other in range(players):
+                if other != turn and state.hands[other]:
+                    probe = state.hands[other][0]
+                    if probe in state.hands[turn]:
+                        continue
+                    with pytest.raises(IllegalAction) as err:
+                        GAME.decide(state, turn, {"type": "play", "card": probe}, random.Random(0))
+                    assert err.value.code in (CARD_NOT_IN_HAND, "suit_wish_pending")
+                    assert probe not in err.value.message
+                    with pytest.raises(IllegalAction) as err:
+                        GAME.decide(state, other, {"type": "play", "card": probe}, random.Random(0))
+                    assert err.value.code == NOT_YOUR_TURN and probe not in err.value.message
+                    break
+
+    return on_step
+
+
+def check_feed(events, players: int) -> None:
+    """Replay the log one event at a time: every event as redacted for each
+    seat (and spectators) shows no card hidden from that seat right after
+    it is applied."""
+    state = None
+    for e in events:
+        state = GAME.evolve(state, e)
+        for s in [None, *range(players)]:
+            r = GAME.redact(e, s)
+            if r is None:
+                continue
+            leaked = forbidden_for(state, s).intersection(strings_in(r.data))
+            assert not leaked, f"{e.type} redacted for {s} leaks {leaked}"
+            if e.type == "TalonReshuffled":
+                assert not set(RANK).intersection(strings_in(r.data))
+
+
+def run_game(seed: int) -> None:
+    players, options = game_setup(seed)
+    out = playout(GAME, players, seed, options=options, on_step=make_checks(players, options))
+    check_feed(out.events, players)
+    res = GAME.result(out.state)
+    assert res is not None and res.lower_wins
+    assert max(res.scores) >= options.get("target_score", 100)
+    assert fold(GAME, out.events).totals == list(res.scores)
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_random_games_keep_the_invariants(chunk):
+    """Seeded random games (2–12 players, mixed options) keep every invariant."""
+    for seed in range(chunk, CI_GAMES, 10):
+        run_game(seed)
+
+
+@pytest.mark.slow
+def test_random_games_keep_the_invariants_full():
+    """The issue's ≥ 500 seeded random games (TAPIS_PROPERTY_GAMES)."""
+    for seed in range(CI_GAMES, CI_GAMES + FULL_GAMES):
+        run_game(seed)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7, 12])
+def test_heuristic_games_keep_the_invariants(players):
+    """Heuristic bots on every seat finish games with the same invariants."""
+    for seed in range(3):
+        out = playout(GAME, players, seed, strategy="heuristic", on_step=make_checks(players, {}))
+        check_feed(out.events, players)
