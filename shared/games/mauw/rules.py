@@ -64,6 +64,9 @@ player wins); or at the end of a turn when a player could not draw back to
 4 (draw and discard piles both empty).  Column points: the value shown on
 top (9 for a Mauw, the Warrior's value, 0 for a Spirit) × 2 for every
 Mauw in the column.  Most points wins, equal totals share the place.
+Ours: the game also ends (column points) after ``stalemate_rounds``
+rounds (default 20) in which nobody placed a Mauw, since cards trapped
+under Mauw can leave nobody able to progress.
 
 Codes used in state, events and views: a face-up Joker standing for card
 ``X`` is ``"*X"`` (``"*3G"``, ``"*SPIRIT"``); a Mauw's face is kept in the
@@ -214,10 +217,11 @@ class State:
     first: int
     covered_columns_count: bool
     auto_give_up: bool
-    turn_limit: int | None
+    stalemate_rounds: int | None
     phase: Phase
     turn: int
     turns: int
+    last_mauw: int  # number of the last turn in which a Mauw was placed (0: none yet)
     hands: list[list[str]]
     areas: list[list[Column]]
     draw: list[str]  # top is the last element
@@ -294,6 +298,23 @@ def move_for(state: State, seat: int, entry: str, owner: int, column: int) -> Mo
     return Move.ATTACK if COLOUR[entry] == top_colour else "colour_mismatch"
 
 
+#: Every refusal code decide may raise (docs/games/mauw.md lists their meaning).
+REFUSAL_CODES: tuple[str, ...] = (
+    "game_over",
+    "not_your_turn",
+    "bad_action",
+    "card_not_in_hand",
+    "bad_declaration",
+    "no_such_column",
+    "not_a_warrior",
+    "column_blocked",
+    "colour_mismatch",
+    "empty_slot",
+    "bad_placement",
+    "can_play",
+    "not_identical",
+)
+
 _MESSAGES = {
     "not_a_warrior": "a Spirit only blocks an opponent's Mauw column or unblocks your own",
     "column_blocked": "a column covered by a Spirit takes only a Spirit (or Joker) from its owner",
@@ -327,10 +348,15 @@ class Options(BaseModel):
             "(faster, but tells the table that side holds none)."
         ),
     )
-    turn_limit: int | None = Field(
-        None,
+    stalemate_rounds: int | None = Field(
+        20,
         ge=1,
-        description="End the game with column points after this many turns (null: no limit, as in the source).",
+        le=1000,
+        description=(
+            "End the game with column points when no Mauw has been placed for this many rounds "
+            "(a round is one turn per player); cards trapped under Mauw can leave nobody able to "
+            "progress. Null: never (the source has no such ending)."
+        ),
     )
 
 
@@ -342,7 +368,7 @@ class Options(BaseModel):
 class _Batch:
     """Events of one decision plus what they will do to the piles and hands."""
 
-    __slots__ = ("state", "rng", "events", "draw", "n", "discard_used", "extra", "hand")
+    __slots__ = ("state", "rng", "events", "draw", "n", "discard_used", "extra", "hand", "placed")
 
     def __init__(self, state: State, rng: random.Random) -> None:
         self.state = state
@@ -353,6 +379,7 @@ class _Batch:
         self.discard_used = False
         self.extra: list[str] = []  # cards discarded by this batch
         self.hand = [len(h) for h in state.hands]
+        self.placed = False  # a Mauw was placed by this batch
 
     def discard(self, *cards: str) -> None:
         self.extra.extend(cards)
@@ -530,7 +557,7 @@ class Mauw(BaseGame):
         as_ = action.get("as")
         if card == JOKER:
             if type(as_) is not str or as_ not in SHOWN or as_[0] == "*":
-                raise IllegalAction("bad_declaration", "a Joker must be declared as a Warrior (1R..8R) or SPIRIT")
+                raise IllegalAction("bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for")
         elif as_ is not None:
             raise IllegalAction("bad_declaration", "only a Joker is declared as another card")
         entry = entry_of(card, as_)
@@ -627,6 +654,7 @@ class Mauw(BaseGame):
                 b.discard(PHYSICAL[top], PHYSICAL[entry])
                 return False
             b.events.append(Event("PairPlaced", {"place": place}, winner))
+            b.placed = True
         else:
             b.discard(PHYSICAL[top], PHYSICAL[entry])
             face = b.pop()  # never None: two cards were just discarded
@@ -635,6 +663,7 @@ class Mauw(BaseGame):
                 b.discard(face)  # type: ignore[arg-type]
                 return False
             b.events.append(Event("MauwWon", {"place": place}, winner))
+            b.placed = True
         # Three columns of three Mauw after the placement? (§Fin: at once)
         covered = state.covered_columns_count
         full = 0
@@ -655,12 +684,15 @@ class Mauw(BaseGame):
 
     def _end_turn(self, b: _Batch) -> list[Event]:
         """Close the turn: the game ends when a hand is short of 4 (§Fin) or
-        the turn limit is reached; otherwise the next player's turn."""
+        after ``stalemate_rounds`` rounds without a Mauw placed (ours);
+        otherwise the next player's turn."""
         state = b.state
         if any(h < HAND for h in b.hand):
             b.events.append(Event("GameEnded", {"reason": "cannot_refill", "winner": None}, None))
-        elif state.turn_limit is not None and state.turns + 1 >= state.turn_limit:
-            b.events.append(Event("GameEnded", {"reason": "turn_limit", "winner": None}, None))
+        elif (rounds := state.stalemate_rounds) is not None and not b.placed and (
+            state.turns + 1 - state.last_mauw >= rounds * state.players
+        ):
+            b.events.append(Event("GameEnded", {"reason": "stalemate", "winner": None}, None))
         else:
             b.events.append(Event("TurnEnded", {"next": (state.turn + 1) % state.players}, None))
         return b.events
@@ -725,7 +757,7 @@ class Mauw(BaseGame):
             "options": {
                 "covered_columns_count": state.covered_columns_count,
                 "auto_give_up": state.auto_give_up,
-                "turn_limit": state.turn_limit,
+                "stalemate_rounds": state.stalemate_rounds,
             },
             "result": res.to_json() if res is not None else None,
         }
@@ -772,7 +804,7 @@ class Mauw(BaseGame):
 def _card_field(action: Mapping[str, Any], hand: list[str]) -> str:
     card = action.get("card")
     if type(card) is not str:
-        raise IllegalAction(BAD_ACTION, "'card' is a card code such as '3G', 'SPIRIT' or 'JOKER'")
+        raise IllegalAction(BAD_ACTION, "'card' is the code of a card in your hand")
     if card not in hand:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     return card
@@ -809,10 +841,11 @@ def _dealt(_: State | None, e: Event) -> State:
         first=d["first"],
         covered_columns_count=o.get("covered_columns_count", True),
         auto_give_up=o.get("auto_give_up", False),
-        turn_limit=o.get("turn_limit"),
+        stalemate_rounds=o.get("stalemate_rounds", 20),
         phase=Phase.PLAY,
         turn=d["first"],
         turns=0,
+        last_mauw=0,
         hands=[list(h) for h in d["hands"]],
         areas=[[Column([]) for _ in range(SLOTS)] for _ in range(n)],
         draw=list(d["draw"]),
@@ -909,6 +942,7 @@ def _associated(s: State, e: Event) -> State:
 
 def _mauw_won(s: State, e: Event) -> State:
     s.areas[e.seat][e.data["place"]].mauw.append(s.draw.pop())  # type: ignore[index]
+    s.last_mauw = s.turns + 1
     return s
 
 
@@ -923,6 +957,7 @@ def _pair_placed(s: State, e: Event) -> State:
     col.mauw.append(face)
     col.top = top
     s.won = None
+    s.last_mauw = s.turns + 1
     return s
 
 

@@ -1,13 +1,175 @@
-"""Random playouts of Mauw (issue 5, properties) — placeholder, expanded below."""
+"""Mauw: properties over many random seeded games (issue 5, Done when).
 
+Every game is played to its end by :func:`tests.invariants.playout` (decide
+never mutates, JSON views, replay == live, snapshot round-trip) with these
+extra checks after every action:
+
+* card conservation: hands + draw pile + discard pile + every column card
+  (Mauw faces, face-up cards as their physical card) + the attack card in
+  the air == the deck for that player count (72 minus the removed cards);
+* no hand above 4, every hand at 4 when a turn has ended;
+* no column breaks the limits (≤ 4 cards, ≤ 3 Mauw, the top never a Mauw,
+  a Spirit never alone), in the state and in every view;
+* hidden information: a redacted event shows a seat no card beyond those
+  the event makes public to it (its own deal, its own draws, played
+  cards); and a view does not change when the cards hidden from that seat
+  (other hands, draw pile, Mauw faces, discard pile under its top) are
+  shuffled among themselves.
+
+By default 100 games per player count (500 in all, the issue's count);
+``TAPIS_PROPERTY_GAMES`` sets the per-count number of the slow run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import msgpack
 import pytest
 
 from shared.games.mauw import GAME
-from tests.invariants import playout
+from shared.games.mauw.rules import CARDS, COLOUR, MAUW, PHYSICAL, VALUE, Phase, deck
+from tests.invariants import playout, strings_in
+
+CARD_SET = frozenset(CARDS)
+GAMES_PER_COUNT = 100
+
+
+def options_for(seed: int) -> dict:
+    """Vary the table options across seeds."""
+    return {
+        "auto_give_up": seed % 2 == 1,
+        "covered_columns_count": seed % 3 != 2,
+        "stalemate_rounds": 20 if seed % 5 else 8,
+    }
+
+
+def cards_in(obj) -> Counter:
+    """Card codes (physical) among the strings of a JSON-like value."""
+    return Counter(s for s in strings_in(obj) if s in CARD_SET)
+
+
+def public_cards(event, seat) -> Counter:
+    """What an event may show ``seat`` (an independent statement of the secrecy rules)."""
+    t = event.type
+    if t == "CardsDealt":
+        return Counter(event.data["hands"][seat]) if seat is not None else Counter()
+    if t == "CardDrawn":
+        return Counter([event.data["card"]]) if event.seat == seat else Counter()
+    if t in ("DrawPileRebuilt", "MauwWon"):
+        return Counter()
+    return cards_in(event.data)
+
+
+def check_conservation(state) -> None:
+    seen: Counter = Counter()
+    for hand in state.hands:
+        assert len(hand) <= 4
+        seen.update(hand)
+    seen.update(state.draw)
+    seen.update(state.discard)
+    for area in state.areas:
+        assert len(area) == 4
+        for col in area:
+            k = len(col.mauw)
+            assert k <= 3 and k + (col.top is not None) <= 4
+            assert col.top is None or col.top in VALUE
+            assert not (k == 0 and col.top is not None and COLOUR[col.top] is None), "a Spirit alone"
+            seen.update(col.mauw)
+            if col.top is not None:
+                seen[PHYSICAL[col.top]] += 1
+    if state.chain is not None and state.chain.card is not None:
+        seen[PHYSICAL[state.chain.card]] += 1
+    assert state.won is None
+    assert seen == Counter(deck(state.players)), "cards not accounted for"
+
+
+def check_view_limits(view) -> None:
+    for area in view["areas"]:
+        for col in area:
+            cards = col["cards"]
+            assert len(cards) <= 4 and cards.count(MAUW) <= 3 and cards.count(MAUW) == col["mauw"]
+            assert MAUW not in cards[col["mauw"] :], "a Mauw above a face-up card"
+            if len(cards) == 4:
+                assert cards[-1] != MAUW
+
+
+def shuffled_hidden(state, seat, rng):
+    """A copy of ``state`` where the cards ``seat`` cannot see are shuffled among their places."""
+    copy = GAME.restore(msgpack.unpackb(msgpack.packb(GAME.snapshot(state)), raw=False, strict_map_key=False))
+    slots = []
+    for s, hand in enumerate(copy.hands):
+        if s != seat:
+            slots.extend((hand, i) for i in range(len(hand)))
+    slots.extend((copy.draw, i) for i in range(len(copy.draw)))
+    slots.extend((copy.discard, i) for i in range(len(copy.discard) - 1))
+    for area in copy.areas:
+        for col in area:
+            slots.extend((col.mauw, i) for i in range(len(col.mauw)))
+    pool = [lst[i] for lst, i in slots]
+    rng.shuffle(pool)
+    for (lst, i), card in zip(slots, pool):
+        lst[i] = card
+    return copy
+
+
+def make_checker(players: int, seed: int, deep: bool):
+    rng = random.Random(seed * 7919)
+    seats = [None, *range(players)]
+
+    def on_step(state, events) -> None:
+        check_conservation(state)
+        if events[-1].type == "TurnEnded":
+            assert state.phase is Phase.PLAY and all(len(h) == 4 for h in state.hands), "hands of 4 between turns"
+        for seat in seats:
+            for e in events:
+                red = GAME.redact(e, seat)
+                if red is not None:
+                    leaked = cards_in(red.data) - public_cards(e, seat)
+                    assert not leaked, f"{e.type} shows seat {seat} {leaked}"
+        if deep:
+            for seat in seats:
+                view = GAME.view(state, seat)
+                check_view_limits(view)
+                assert GAME.view(shuffled_hidden(state, seat, rng), seat) == view, f"seat {seat}'s view depends on hidden cards"
+
+    return on_step
+
+
+def run_games(players: int, games: int, first_seed: int = 0) -> Counter:
+    endings: Counter = Counter()
+    for seed in range(first_seed, first_seed + games):
+        deep = seed % 4 == 0  # the differential view check on a quarter of the games (every step)
+        opening = GAME.start(GAME.Options(**options_for(seed)), players, random.Random(seed))
+        checker = make_checker(players, seed, deep)
+        for seat in [None, *range(players)]:
+            leaked = cards_in(GAME.redact(opening[0], seat).data) - public_cards(opening[0], seat)
+            assert not leaked
+        out = playout(GAME, players, seed, options=options_for(seed), on_step=checker, check_views=deep, check_mutation=deep or seed % 2 == 0)
+        endings[out.state.ending] += 1
+        check_conservation(out.state)
+    return endings
 
 
 @pytest.mark.parametrize("players", range(2, 7))
-def test_random_games_finish_with_invariants(players):
-    """Random seeded games end, replay equals live, snapshots round-trip."""
-    for seed in range(10):
-        playout(GAME, players, seed)
+def test_random_games_keep_every_card_the_limits_and_the_secrets(players):
+    """Issue 5, Done when: properties over 500 random games at 2–6 players (100 per count)."""
+    endings = run_games(players, GAMES_PER_COUNT)
+    assert sum(endings.values()) == GAMES_PER_COUNT
+    assert set(endings) <= {"three_columns", "cannot_refill", "stalemate"}
+
+
+def test_both_endings_of_the_source_occur_in_random_play():
+    """§Fin: random games reach both endings (three columns at 2 players, empty piles at 6)."""
+    assert run_games(2, 10, 1000)["three_columns"] >= 5
+    assert run_games(6, 10, 1000)["cannot_refill"] >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", range(2, 7))
+def test_many_random_games(players):
+    """The same properties at TAPIS_PROPERTY_GAMES games per player count (default 1000)."""
+    games = int(os.environ.get("TAPIS_PROPERTY_GAMES", "1000"))
+    run_games(players, games, first_seed=10_000)

@@ -1,0 +1,97 @@
+"""Given / When / Then helpers for Mauw rule tests.
+
+Positions are built by folding events (the Given), never by touching the
+state.  Draw piles are written bottom first: the *last* card is the top,
+the one drawn next.  A Given ``MauwWon`` takes the top of the draw pile as
+the Mauw's face, exactly as the game does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from shared.engine import IllegalAction, fold
+from shared.events import Event
+from shared.games.mauw import GAME
+
+
+def deal(hands: list[list[str]], draw: list[str] = (), first: int = 0, **options: Any) -> Event:  # type: ignore[assignment]
+    """The opening event with stacked hands and draw pile (top last)."""
+    opts = GAME.Options(first_seat=first, **options).model_dump()
+    data = {"options": opts, "players": len(hands), "first": first, "hands": [list(h) for h in hands], "draw": list(draw)}
+    return Event("CardsDealt", data, None)
+
+
+def played(seat: int, card: str, column: int, *, player: int | None = None, as_: str | None = None, move: str = "reinforce") -> Event:
+    """``seat`` played ``card`` on ``player``'s ``column`` (default own)."""
+    data: dict[str, Any] = {"card": card, "as": as_, "player": seat if player is None else player, "column": column, "move": move}
+    if move == "attack":
+        data["place"] = None
+    return Event("CardPlayed", data, seat)
+
+
+def drawn(seat: int, card: str) -> Event:
+    return Event("CardDrawn", {"card": card}, seat)
+
+
+def reinforced(seat: int, card: str, column: int, draw: str, next_seat: int) -> list[Event]:
+    """A whole reinforce turn: ``seat`` put ``card`` on its ``column``, drew ``draw``, passed to ``next_seat``."""
+    return [played(seat, card, column), drawn(seat, draw), ended(next_seat)]
+
+
+def pile(*in_draw_order: str) -> list[str]:
+    """A draw pile from the cards in the order they will be drawn (first drawn = top)."""
+    return list(reversed(in_draw_order))
+
+
+def mauw(seat: int, place: int, times: int = 1) -> list[Event]:
+    """``seat`` placed ``times`` Mauw on ``place`` (faces: the draw pile's top cards)."""
+    return [Event("MauwWon", {"place": place}, seat) for _ in range(times)]
+
+
+def ended(next_seat: int) -> Event:
+    return Event("TurnEnded", {"next": next_seat}, None)
+
+
+def given(*parts: Event | list[Event]) -> Any:
+    """Fold the Given events (single events or lists of them) into a state."""
+    events: list[Event] = []
+    for p in parts:
+        events.extend(p if isinstance(p, list) else [p])
+    return fold(GAME, events)
+
+
+def when(state: Any, seat: int, action: dict, seed: int = 0) -> list[Event]:
+    """The events ``decide`` returns (a shuffle uses ``random.Random(seed)``)."""
+    return GAME.decide(state, seat, action, random.Random(seed))
+
+
+def then(state: Any, events: list[Event]) -> Any:
+    """Apply ``events`` to ``state`` (the state after the When)."""
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state
+
+
+def refused(state: Any, seat: int, action: Any) -> IllegalAction:
+    """Assert ``action`` is refused; return the refusal."""
+    with pytest.raises(IllegalAction) as err:
+        GAME.decide(state, seat, action, random.Random(0))
+    return err.value
+
+
+def column(state: Any, seat: int, col: int, viewer: int | None = None) -> list[str]:
+    """The cards of a column as ``viewer`` sees them, bottom first."""
+    return GAME.view(state, viewer)["areas"][seat][col]["cards"]
+
+
+def points(state: Any) -> list[int]:
+    return GAME.view(state, None)["points"]
+
+
+def E(type_: str, data: dict | None = None, seat: int | None = None) -> Event:  # noqa: N802
+    """Shorthand for an expected event."""
+    return Event(type_, data or {}, seat)
