@@ -487,43 +487,79 @@ class Mauw(BaseGame):
             return out
         return []
 
-    def _plays(self, state: State, seat: int) -> list[dict]:
+    def _plays(self, state: State, seat: int, first_only: bool = False) -> list[dict]:
+        """Every ``play`` of ``seat``: each target column is classified once
+        (the same cases as :func:`move_for`), then matched with the hand."""
         out: list[dict] = []
-        n = state.players
+        hand = state.hands[seat]
+        cards = list(dict.fromkeys(hand))  # distinct, in hand order
+        joker = JOKER in cards
+        warriors = [c for c in cards if c in COLOUR and COLOUR[c] is not None]
+        spirit = SPIRIT in cards
         own = state.areas[seat]
-        seen: set[str] = set()
-        for card in state.hands[seat]:
-            if card in seen:
-                continue
-            seen.add(card)
-            joker = card == JOKER
-            for entry in JOKER_AS if joker else (card,):
-                for owner in range(n):
-                    for column in range(SLOTS):
-                        mv = move_for(state, seat, entry, owner, column)
-                        if type(mv) is str:
-                            continue
-                        action: dict[str, Any] = {"type": "play", "card": card, "player": owner, "column": column}
+        attack_spots: list[int] | None = None
+        for owner, area in enumerate(state.areas):
+            mine = owner == seat
+            for column, col in enumerate(area):
+                top = col.top
+                if mine:
+                    if top is None:  # reinforce: any Warrior
+                        for w in warriors:
+                            out.append({"type": "play", "card": w, "player": owner, "column": column})
                         if joker:
-                            action["as"] = entry[1:]
-                        if mv is Move.ASSOCIATE or mv is Move.ATTACK:
-                            spots = places(own, column if mv is Move.ASSOCIATE else None)
-                            if spots:
-                                for p in spots:
-                                    out.append({**action, "place": p})
-                                continue
+                            for w in WARRIORS:
+                                out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": w})
+                        if out and first_only:
+                            return out
+                        continue
+                    colour = COLOUR[top]
+                    if colour is None:  # unblock
+                        if spirit:
+                            out.append({"type": "play", "card": SPIRIT, "player": owner, "column": column})
+                        if joker:
+                            out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": SPIRIT})
+                        if out and first_only:
+                            return out
+                        continue
+                    spots = places(own, column)
+                else:
+                    if top is None:  # block: any card, on a Mauw column
+                        if not col.mauw:
+                            continue
+                        for c in cards:
+                            if c == JOKER:
+                                for d in DECLARABLE:
+                                    out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": d})
+                            else:
+                                out.append({"type": "play", "card": c, "player": owner, "column": column})
+                        if out and first_only:
+                            return out
+                        continue
+                    colour = COLOUR[top]
+                    if colour is None:
+                        continue
+                    if attack_spots is None:
+                        attack_spots = places(own)
+                    spots = attack_spots
+                # association or attack: Warriors of the top's colour
+                matching: list[tuple[str, str | None]] = [(w, None) for w in warriors if COLOUR[w] == colour]
+                if joker:
+                    matching.extend((JOKER, w) for w in BY_COLOUR[colour])
+                for card, as_ in matching:
+                    action: dict[str, Any] = {"type": "play", "card": card, "player": owner, "column": column}
+                    if as_ is not None:
+                        action["as"] = as_
+                    if spots:
+                        for p in spots:
+                            out.append({**action, "place": p})
+                    else:
                         out.append(action)
+                if out and first_only:
+                    return out
         return out
 
     def _can_play(self, state: State, seat: int) -> bool:
-        n = state.players
-        for card in set(state.hands[seat]):
-            for entry in JOKER_AS if card == JOKER else (card,):
-                for owner in range(n):
-                    for column in range(SLOTS):
-                        if type(move_for(state, seat, entry, owner, column)) is not str:
-                            return True
-        return False
+        return bool(self._plays(state, seat, first_only=True))
 
     # --------------------------------------------------------------- decide
 
@@ -542,7 +578,9 @@ class Mauw(BaseGame):
         self.check_turn(state, seat)
         if state.phase is Phase.CHAIN:
             return self._decide_chain(state, seat, action, rng)
-        kind = require_type(action, ("play", "discard_hand"))
+        kind = action.get("type") if type(action) is dict else None
+        if kind != "play" and kind != "discard_hand":
+            kind = require_type(action, ("play", "discard_hand"))
         b = _Batch(state, rng)
         if kind == "discard_hand":
             if self._can_play(state, seat):
@@ -603,7 +641,10 @@ class Mauw(BaseGame):
     def _decide_chain(self, state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
         chain: Chain = state.chain  # type: ignore[assignment]
         defending = seat == chain.defender
-        kind = require_type(action, ("defend" if defending else "continue", "give_up"))
+        reply = "defend" if defending else "continue"
+        kind = action.get("type") if type(action) is dict else None
+        if kind != reply and kind != "give_up":
+            kind = require_type(action, (reply, "give_up"))
         b = _Batch(state, rng)
         if kind == "give_up":
             b.events.append(Event("GaveUp", {"auto": False}, seat))
@@ -708,7 +749,9 @@ class Mauw(BaseGame):
     def view(self, state: State, seat: int | None) -> dict:
         """What ``seat`` (None: a spectator) sees.
 
-        ``hand``: own cards (None for spectators); ``hand_sizes``; ``areas``:
+        ``turns`` played, ``quiet_turns`` since the last Mauw was placed
+        (stalemate count); ``hand``: own cards (None for spectators);
+        ``hand_sizes``; ``areas``:
         per player 4 columns ``{"cards", "mauw", "top", "points"}`` with
         Mauw shown as ``"MAUW"``; ``points`` per player; ``draw_count``;
         ``discard_count`` and ``discard_top``; ``chain`` (attack in
@@ -733,6 +776,7 @@ class Mauw(BaseGame):
             "phase": state.phase.value,
             "turn": state.turn,
             "turns": state.turns,
+            "quiet_turns": state.turns - state.last_mauw,
             "first": state.first,
             "awaiting": sorted(self.awaiting(state)),
             "hand": list(state.hands[seat]) if seat is not None else None,

@@ -173,3 +173,42 @@ def test_many_random_games(players):
     """The same properties at TAPIS_PROPERTY_GAMES games per player count (default 1000)."""
     games = int(os.environ.get("TAPIS_PROPERTY_GAMES", "1000"))
     run_games(players, games, first_seed=10_000)
+
+
+def _brute_force_plays(state, seat) -> list[dict]:
+    """Every play, by trying every card, declaration and column through ``move_for``."""
+    from shared.games.mauw.rules import JOKER, JOKER_AS, Move, move_for, places
+
+    out = []
+    own = state.areas[seat]
+    for card in dict.fromkeys(state.hands[seat]):
+        for entry in JOKER_AS if card == JOKER else (card,):
+            for owner in range(state.players):
+                for column in range(4):
+                    move = move_for(state, seat, entry, owner, column)
+                    if isinstance(move, str):
+                        continue
+                    action = {"type": "play", "card": card, "player": owner, "column": column}
+                    if card == JOKER:
+                        action["as"] = entry[1:]
+                    spots = places(own, column if move is Move.ASSOCIATE else None) if move in (Move.ASSOCIATE, Move.ATTACK) else []
+                    out.extend([{**action, "place": p} for p in spots] or [action])
+    return out or [{"type": "discard_hand"}]
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_legal_actions_are_exactly_the_accepted_plays(players):
+    """Contract: legal_actions lists every action decide accepts — checked against a brute-force enumeration, each one decided."""
+    key = lambda a: tuple(sorted(a.items()))  # noqa: E731
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = GAME.evolve(None, GAME.start(GAME.Options(), players, rng)[0])
+        while GAME.result(state) is None:
+            seat = next(iter(GAME.awaiting(state)))
+            legal = GAME.legal_actions(state, seat)
+            if state.phase is Phase.PLAY:
+                assert sorted(map(key, legal)) == sorted(map(key, _brute_force_plays(state, seat)))
+            for action in legal:
+                GAME.decide(state, seat, action, random.Random(0))  # never refused
+            for e in GAME.decide(state, seat, rng.choice(legal), rng):
+                state = GAME.evolve(state, e)
