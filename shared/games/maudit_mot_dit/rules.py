@@ -654,6 +654,8 @@ class MauditMotDit(BaseGame):
             gained += p
         s.centre = max(0, s.centre - gained)
         s.last = dict(d)
+        s.acted = []
+        s.sealed = {}  # answers still sealed when a Malédiction ends the turn are dropped
         s.phase = Phase.BAD_LUCK if d["bonus"] == BAD_LUCK else Phase.CLUE
         return s
 
