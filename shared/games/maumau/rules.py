@@ -127,6 +127,7 @@ PLAYABLE_WISHED: dict[str, frozenset[str]] = {
     s: frozenset(c for c in RANK if SUIT[c] == s or RANK[c] == JACK) for s in SUITS
 }
 SEVENS: frozenset[str] = frozenset(c for c in RANK if RANK[c] == SEVEN)
+JACKS: frozenset[str] = frozenset(c for c in RANK if RANK[c] == JACK)
 _NOTHING: frozenset[str] = frozenset()
 
 DECK_SIZE = {False: len(deck52()), True: len(deck32())}
@@ -367,6 +368,8 @@ def _redact_deal(deal: dict, seat: int | None) -> dict:
 # ---------------------------------------------------------------------------
 
 ACTION_TYPES = ("play", "draw", "keep", "wish", "callout")
+#: Version of the :meth:`MauMau.snapshot` layout.
+SNAPSHOT_VERSION = 1
 
 
 class MauMau(BaseGame):
@@ -453,21 +456,29 @@ class MauMau(BaseGame):
         announcement are listed with and without it (forgetting is legal,
         and punishable); a Jack is listed once per suit."""
         s = state
-        if s.phase is Phase.OVER:
+        phase = s.phase
+        if phase is Phase.OVER:
             return []
         out: list[dict] = []
         if seat == s.turn:
-            phase = s.phase
             hand = s.hands[seat]
+            left = len(hand) - 1
             if phase is Phase.PLAY:
                 ok = playable_set(s)
-                left = len(hand) - 1
-                for c in dict.fromkeys(c for c in hand if c in ok):
-                    _play_actions(out, c, left)
+                if left > 1 and s.rules.decks == 1:  # fast path: no announcement owed, no twin cards
+                    for c in hand:
+                        if c in ok:
+                            if c in JACKS:
+                                out += [{"type": "play", "card": c, "suit": x} for x in SUITS]
+                            else:
+                                out.append({"type": "play", "card": c})
+                else:
+                    for c in dict.fromkeys(c for c in hand if c in ok):
+                        _play_actions(out, c, left)
                 if s.penalty or not out:
                     out.append({"type": "draw"})
             elif phase is Phase.DRAWN:
-                _play_actions(out, s.drawn, len(hand) - 1)
+                _play_actions(out, s.drawn, left)
                 out.append({"type": "keep"})
             else:
                 out = [{"type": "wish", "suit": x} for x in SUITS]
@@ -504,7 +515,7 @@ class MauMau(BaseGame):
         suit = a.get("suit")
         call = a.get("announce")
         if type(card) is not str:
-            raise IllegalAction(BAD_ACTION, "a play names its 'card', e.g. \"7H\"")
+            raise IllegalAction(BAD_ACTION, "a play names the 'card' code of a card you hold")
         if suit is not None and suit not in _SUIT_SET:
             raise IllegalAction(BAD_ACTION, "'suit' is one of S, H, D, C")
         if call is not None and call != MAU and call != MAUMAU:
@@ -546,7 +557,10 @@ class MauMau(BaseGame):
                 x = s.left[x]
             # the played ace will be the top card: everything below it may be reshuffled
             events += self._draws(s, victims, rng, whole_discard=True)
-        return self._turn_over(s, events, rng, idle=False)
+        w = s.window  # the turn is over: an offender with no card left is out
+        if w is not None and not s.hands[w.offender]:
+            return self._end_round(s, events, w.offender, rng)
+        return events
 
     def _decide_draw(self, s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
         """Draw one card when nothing is playable (*Piocher en cas de
@@ -857,6 +871,79 @@ class MauMau(BaseGame):
         s.drawn = None
         return s
 
+    # -- snapshots ---------------------------------------------------------
+
+    def snapshot(self, state: State) -> dict:
+        """msgpack-ready form of ``state``: one key per :class:`State` field
+        (plain lists, strings and ints; enums by value).  Flat and about 5×
+        faster than the generic :func:`shared.snapshot.dump`, which recurses
+        into every card; :meth:`restore` is its inverse."""
+        s = state
+        r = s.rules
+        w = s.window
+        return {
+            "v": SNAPSHOT_VERSION,
+            "rules": [r.hand_size, r.skat_deck, r.decks, r.ace_power.value, r.seven_stack_cap, r.target_score],
+            "players": s.players,
+            "round": s.round,
+            "decider": s.decider,
+            "dealer": s.dealer,
+            "seats": list(s.seats),
+            "left": list(s.left),
+            "hands": [list(h) for h in s.hands],
+            "talon": list(s.talon),
+            "discard": list(s.discard),
+            "phase": s.phase.value,
+            "turn": s.turn,
+            "wish": s.wish,
+            "penalty": s.penalty,
+            "skipped": list(s.skipped),
+            "drawn": s.drawn,
+            "window": None if w is None else [w.offender, w.missed.value],
+            "lapsed": s.lapsed,
+            "idle": s.idle,
+            "announced": list(s.announced),
+            "rounds": [list(p) for p in s.rounds],
+            "winners": list(s.winners),
+            "totals": list(s.totals),
+            "decider_points": None if s.decider_points is None else list(s.decider_points),
+        }
+
+    def restore(self, obj: Mapping[str, Any]) -> State:
+        """Inverse of :meth:`snapshot`.  Raises ``ValueError`` for a
+        snapshot of another version."""
+        if obj.get("v") != SNAPSHOT_VERSION:
+            raise ValueError(f"not a Mau Mau snapshot of version {SNAPSHOT_VERSION}")
+        hand_size, skat, decks, ace, cap, target = obj["rules"]
+        w = obj["window"]
+        dp = obj["decider_points"]
+        return State(
+            rules=Rules(hand_size, skat, decks, AcePower(ace), cap, target),
+            players=obj["players"],
+            round=obj["round"],
+            decider=obj["decider"],
+            dealer=obj["dealer"],
+            seats=tuple(obj["seats"]),
+            left=tuple(obj["left"]),
+            hands=[list(h) for h in obj["hands"]],
+            talon=list(obj["talon"]),
+            discard=list(obj["discard"]),
+            phase=Phase(obj["phase"]),
+            turn=obj["turn"],
+            wish=obj["wish"],
+            penalty=obj["penalty"],
+            skipped=tuple(obj["skipped"]),
+            drawn=obj["drawn"],
+            window=None if w is None else Window(w[0], Call(w[1])),
+            lapsed=obj["lapsed"],
+            idle=obj["idle"],
+            announced=list(obj["announced"]),
+            rounds=[list(p) for p in obj["rounds"]],
+            winners=list(obj["winners"]),
+            totals=list(obj["totals"]),
+            decider_points=None if dp is None else list(dp),
+        )
+
     # -- projections -------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict:
@@ -912,13 +999,13 @@ class MauMau(BaseGame):
         if t == "Drawn":
             if seat is not None and seat == event.seat:
                 return event
-            return replace(event, data={"count": len(d["cards"]), "reason": d["reason"]})
+            return Event(t, {"count": len(d["cards"]), "reason": d["reason"]}, event.seat, event.ts, event.cmd)
         if t == "TalonReshuffled":
-            return replace(event, data={"talon_size": len(d["talon"])})
+            return Event(t, {"talon_size": len(d["talon"])}, event.seat, event.ts, event.cmd)
         if t == "RoundDealt":
-            return replace(event, data=_redact_deal(d, seat))
+            return Event(t, _redact_deal(d, seat), event.seat, event.ts, event.cmd)
         if t == "GameStarted":
-            return replace(event, data={**d, "deal": _redact_deal(d["deal"], seat)})
+            return Event(t, {**d, "deal": _redact_deal(d["deal"], seat)}, event.seat, event.ts, event.cmd)
         return event
 
     def result(self, state: State) -> Result | None:
