@@ -1,0 +1,137 @@
+"""Maudix bot tournament: mean total points per strategy, 95% intervals, decision times.
+
+    python loadtests/tournament_maudix.py --players 4 --games 500 --workers 2
+
+Every game seats the strategies in rotation (game g, seat i plays
+``strategies[(g + i) % k]``), so each strategy meets every other in every
+seat.  Games are played in-process through the decider (start / decide /
+evolve), each seat choosing from its own view and legal actions only.  The
+``strong`` bot also gets its seat's redacted feed of the current round (its
+memory of what it saw, see shared/games/maudix/bots.py); ``--no-feed`` plays
+it from the view alone.  Prints, per strategy: seats played, mean total
+points (lower is better) with a 95% interval, mean place, and decision time
+p50 / p99 / max in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shared.engine import fold  # noqa: E402
+from shared.games.maudix import GAME  # noqa: E402
+
+FEED_STRATEGIES = {"strong"}
+
+
+def play_game(args: tuple[int, int, tuple[str, ...], int, bool]) -> dict:
+    """One seeded game; returns totals, places, lineup and decision times."""
+    g, players, strategies, seed, use_feed = args
+    lineup = [strategies[(g + i) % len(strategies)] for i in range(players)]
+    rng = random.Random(seed * 1_000_003 + g)
+    events = GAME.start(GAME.Options(), players, rng)
+    state = fold(GAME, events)
+    feeds: list[list] = [[GAME.redact(e, s) for e in events] for s in range(players)]
+    times: dict[str, list[float]] = {s: [] for s in strategies}
+    strong_by_phase: dict[str, list[float]] = {}
+    while GAME.result(state) is None:
+        waiting = sorted(GAME.awaiting(state))
+        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        name = lineup[seat]
+        strat = GAME.strategies[name]
+        view = GAME.view(state, seat)
+        legal = GAME.legal_actions(state, seat)
+        t0 = time.perf_counter()
+        if use_feed and name in FEED_STRATEGIES:
+            action = strat(view, legal, rng, feed=feeds[seat])
+        else:
+            action = strat(view, legal, rng)
+        dt = time.perf_counter() - t0
+        times[name].append(dt)
+        if name == "strong":
+            strong_by_phase.setdefault(view["phase"], []).append(dt)
+        new = GAME.decide(state, seat, action, rng)
+        for e in new:
+            state = GAME.evolve(state, e)
+            for s in range(players):
+                r = GAME.redact(e, s)
+                if r is None:
+                    continue
+                if r.type in ("RoundDealt", "GameStarted"):
+                    feeds[s] = []
+                feeds[s].append(r)
+    res = GAME.result(state)
+    return {"lineup": lineup, "scores": list(res.scores), "places": list(res.places), "times": times, "strong_phase": strong_by_phase}
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The q-quantile (0..1) of xs, nearest rank."""
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--strategies", default="strong,heuristic,random")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--no-feed", action="store_true", help="play 'strong' from its view alone")
+    a = ap.parse_args(argv)
+    strategies = tuple(a.strategies.split(","))
+    jobs = [(g, a.players, strategies, a.seed, not a.no_feed) for g in range(a.games)]
+    t0 = time.perf_counter()
+    if a.workers > 1:
+        with Pool(a.workers) as pool:
+            results = pool.map(play_game, jobs, chunksize=1)
+    else:
+        results = [play_game(j) for j in jobs]
+    wall = time.perf_counter() - t0
+    totals: dict[str, list[int]] = {s: [] for s in strategies}
+    places: dict[str, list[int]] = {s: [] for s in strategies}
+    times: dict[str, list[float]] = {s: [] for s in strategies}
+    phase_t: dict[str, list[float]] = {}
+    for r in results:
+        for name, score, place in zip(r["lineup"], r["scores"], r["places"]):
+            totals[name].append(score)
+            places[name].append(place)
+        for name, ts in r["times"].items():
+            times[name].extend(ts)
+        for ph, ts in r["strong_phase"].items():
+            phase_t.setdefault(ph, []).extend(ts)
+    print(
+        f"Maudix tournament: {a.games} games, {a.players} players, strategies {','.join(strategies)}, "
+        f"seed {a.seed}, feed {'off' if a.no_feed else 'on'}, {wall:.0f} s wall, {a.workers} worker(s)"
+    )
+    print(f"{'strategy':<10} {'seats':>6} {'mean total':>11} {'95% interval':>17} {'mean place':>11} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    for s in strategies:
+        xs = totals[s]
+        if not xs:
+            continue
+        m = statistics.fmean(xs)
+        h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
+        ts = [t * 1000 for t in times[s]]
+        print(
+            f"{s:<10} {len(xs):>6} {m:>11.1f} {f'[{m - h:.1f}, {m + h:.1f}]':>17} {statistics.fmean(places[s]):>11.2f} "
+            f"{pct(ts, 0.5):>8.2f} {pct(ts, 0.99):>8.2f} {max(ts):>8.2f}"
+        )
+    if phase_t:
+        print("strong decision time by phase (ms): " + ", ".join(
+            f"{ph} p50 {pct([t * 1000 for t in ts], 0.5):.1f} / p99 {pct([t * 1000 for t in ts], 0.99):.1f} (n={len(ts)})"
+            for ph, ts in sorted(phase_t.items())
+        ))
+
+
+if __name__ == "__main__":
+    main()
