@@ -50,6 +50,16 @@ MIN_RELATED = 0.25
 #: How many frequent words of the model are clue candidates.
 CLUE_POOL = 12000
 
+#: Words a family table would not want as clues (the model's vocabulary comes
+#: from the web); left out of the clue pool.
+BLOCKED = frozenset(
+    """
+    salope pute putain merde connard connasse conne con bite couille couilles enculé enculer chier bordel
+    nique niquer pédé branler foutre cul nichon salaud bâtard garce nègre négro pénis vagin sexe sexy
+    porno baiser baise suicide viol violer nazi
+    """.split()
+)
+
 #: Common French words the random bot gives as clues (none is a game word).
 CLUE_WORDS: tuple[str, ...] = tuple(
     """
@@ -178,7 +188,7 @@ class Vectors:
             seen_rows.add(row)
             w = strings[key]
             if (
-                len(w) >= 3 and w.isalpha() and w.islower() and w not in stop
+                len(w) >= 3 and w.isalpha() and w.islower() and w not in stop and w not in BLOCKED
                 and lexicon.lemma(w) == w
             ):
                 pool.append(w)
@@ -249,9 +259,12 @@ class Vectors:
 
     # ---- giver ------------------------------------------------------------
 
-    def best_clue(self, secret: str, clues: Sequence[str], count: int, per_clue: int) -> str | None:
+    def best_clue(self, secret: str, clues: Sequence[str], count: int, per_clue: int,
+                  taken: Sequence[str] = ()) -> str | None:
         """The clue for clue number ``len(clues) + 1`` of ``count``
-        (module doc), or None when no pool word is related and allowed."""
+        (module doc), or None when no pool word is related and allowed.
+        ``taken``: words already proposed this turn, which the guessers
+        will not propose again (so they do not count in the rank)."""
         np = self.np
         j = self.word_index.get(secret)
         if j is None:
@@ -261,9 +274,14 @@ class Vectors:
         prev = np.zeros(len(self.words), dtype="float32")
         for k, c in enumerate(clues, 1):
             prev += k * (self.W @ self.unit(c))
+        live = np.ones(len(self.words), dtype=bool)
+        gone = {lexicon.fold(t) for t in taken}
+        for n, w in enumerate(self.words):
+            if n != j and (lexicon.fold(w) in gone or any(lexicon.same_family(w, c) for c in clues)):
+                live[n] = False
         wsum = i * (i + 1) / 2
-        combined = (prev[None, :] + i * self.M) / wsum  # pool x game words
-        own = combined[:, j]
+        combined = (prev[None, live] + i * self.M[:, live]) / wsum  # pool x live game words
+        own = (prev[j] + i * self.M[:, j]) / wsum
         rank = (combined > own[:, None]).sum(axis=1)
         related = self.M[:, j]
         cost = np.abs(rank - target).astype("float32") - related  # ties: more related first
@@ -345,7 +363,8 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
         return {"type": "choose", "symbol": pick["symbol"]}
     if "clue" in kinds:
         chosen = view["chosen"]
-        clue = vec.best_clue(chosen["word"], view["clues"], chosen["count"], _per_clue(view))
+        taken = [p["word"] for p in view["proposals"]]
+        clue = vec.best_clue(chosen["word"], view["clues"], chosen["count"], _per_clue(view), taken)
         return {"type": "clue", "word": clue if clue is not None else random_clue(view, rng)}
     common = _common(view, legal, rng)
     if common is not None:

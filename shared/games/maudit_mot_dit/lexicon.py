@@ -79,10 +79,15 @@ def clean_text(raw: object, max_len: int) -> str:
     surrogate or unassigned character), ``text_empty`` or
     ``text_too_long`` (more than ``max_len`` characters).
     """
-    if not isinstance(raw, str):
+    if type(raw) is not str:
         raise IllegalAction("bad_action", "the text must be a string")
     if len(raw) > 4 * max_len + 16:  # refuse huge payloads before any work
         raise IllegalAction(TEXT_TOO_LONG, f"at most {max_len} characters")
+    return _clean(raw, max_len)
+
+
+@lru_cache(maxsize=65536)
+def _clean(raw: str, max_len: int) -> str:
     text = unicodedata.normalize("NFC", raw)
     for ch in text:
         if unicodedata.category(ch)[0] == "C" and ch not in "\t\n\r":

@@ -359,7 +359,9 @@ class MauditMotDit(BaseGame):
         ``curse_not_allowed``, ``bad_target``.
         """
         self.check_turn(state, seat)
-        kind = require_type(action, ACTION_TYPES)
+        kind = action.get("type") if type(action) is dict else None
+        if kind not in ACTION_TYPES:
+            kind = require_type(action, ACTION_TYPES)
         phase = state.phase
         if kind == "curse":
             return self._decide_curse(state, seat)
