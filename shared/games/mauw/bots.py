@@ -35,7 +35,6 @@ from shared.games.mauw.rules import (
     JOKER,
     MAUW_VALUE,
     PHYSICAL,
-    SHOWN,
     VALUE,
     Chain,
     Column,
@@ -387,4 +386,4 @@ strong_strategy = StrongStrategy()
 
 STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy}
 
-__all__ = ["STRATEGIES", "Table", "StrongStrategy", "heuristic_strategy", "random_strategy", "sample_state", "SHOWN"]
+__all__ = ["STRATEGIES", "StrongStrategy", "Table", "heuristic_strategy", "random_strategy", "sample_state"]

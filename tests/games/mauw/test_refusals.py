@@ -3,7 +3,6 @@
 import pytest
 
 from tests.games.mauw.given import deal, given, mauw, pile, refused, reinforced, then, when
-from shared.games.mauw import GAME
 from shared.games.mauw.rules import REFUSAL_CODES
 
 HANDS = [["1R", "8R", "JOKER", "SPIRIT"], ["2Y", "7Y", "6G", "SPIRIT"]]
