@@ -10,7 +10,9 @@ evolve), each seat choosing from its own view and legal actions only.  The
 memory of what it saw, see shared/games/maudix/bots.py); ``--no-feed`` plays
 it from the view alone.  Prints, per strategy: seats played, mean total
 points (lower is better) with a 95% interval, mean place, and decision time
-p50 / p99 / max in milliseconds.
+p50 / p99 / max in milliseconds, wall clock and CPU time of the deciding
+process (CPU time is what the bot costs; wall time also counts whatever
+else the machine runs).
 """
 
 from __future__ import annotations
@@ -27,20 +29,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shared.engine import fold  # noqa: E402
-from shared.games.maudix import GAME  # noqa: E402
+from shared.games.maudix import GAME, bots  # noqa: E402
 
 FEED_STRATEGIES = {"strong"}
 
 
-def play_game(args: tuple[int, int, tuple[str, ...], int, bool]) -> dict:
+def play_game(args: tuple[int, int, tuple[str, ...], int, bool, int | None]) -> dict:
     """One seeded game; returns totals, places, lineup and decision times."""
-    g, players, strategies, seed, use_feed = args
+    g, players, strategies, seed, use_feed, budget = args
+    if budget:
+        bots.PLAY_BUDGET = budget
     lineup = [strategies[(g + i) % len(strategies)] for i in range(players)]
     rng = random.Random(seed * 1_000_003 + g)
     events = GAME.start(GAME.Options(), players, rng)
     state = fold(GAME, events)
     feeds: list[list] = [[GAME.redact(e, s) for e in events] for s in range(players)]
     times: dict[str, list[float]] = {s: [] for s in strategies}
+    cpu: dict[str, list[float]] = {s: [] for s in strategies}
     strong_by_phase: dict[str, list[float]] = {}
     while GAME.result(state) is None:
         waiting = sorted(GAME.awaiting(state))
@@ -49,12 +54,14 @@ def play_game(args: tuple[int, int, tuple[str, ...], int, bool]) -> dict:
         strat = GAME.strategies[name]
         view = GAME.view(state, seat)
         legal = GAME.legal_actions(state, seat)
+        c0 = time.process_time()
         t0 = time.perf_counter()
         if use_feed and name in FEED_STRATEGIES:
             action = strat(view, legal, rng, feed=feeds[seat])
         else:
             action = strat(view, legal, rng)
         dt = time.perf_counter() - t0
+        cpu[name].append(time.process_time() - c0)
         times[name].append(dt)
         if name == "strong":
             strong_by_phase.setdefault(view["phase"], []).append(dt)
@@ -69,7 +76,8 @@ def play_game(args: tuple[int, int, tuple[str, ...], int, bool]) -> dict:
                     feeds[s] = []
                 feeds[s].append(r)
     res = GAME.result(state)
-    return {"lineup": lineup, "scores": list(res.scores), "places": list(res.places), "times": times, "strong_phase": strong_by_phase}
+    return {"lineup": lineup, "scores": list(res.scores), "places": list(res.places), "rounds": res.detail["rounds"],
+            "contracts": res.detail["contracts"], "times": times, "cpu": cpu, "strong_phase": strong_by_phase}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -88,9 +96,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--no-feed", action="store_true", help="play 'strong' from its view alone")
+    ap.add_argument("--budget", type=int, default=None, help="simulated card plays per strong decision (default: bots.PLAY_BUDGET)")
     a = ap.parse_args(argv)
     strategies = tuple(a.strategies.split(","))
-    jobs = [(g, a.players, strategies, a.seed, not a.no_feed) for g in range(a.games)]
+    jobs = [(g, a.players, strategies, a.seed, not a.no_feed, a.budget) for g in range(a.games)]
     t0 = time.perf_counter()
     if a.workers > 1:
         with Pool(a.workers) as pool:
@@ -101,20 +110,28 @@ def main(argv: list[str] | None = None) -> None:
     totals: dict[str, list[int]] = {s: [] for s in strategies}
     places: dict[str, list[int]] = {s: [] for s in strategies}
     times: dict[str, list[float]] = {s: [] for s in strategies}
+    cpu: dict[str, list[float]] = {s: [] for s in strategies}
     phase_t: dict[str, list[float]] = {}
+    per_contract: dict[tuple[str, str], list[int]] = {}
     for r in results:
+        for contract, pts in zip(r["contracts"], r["rounds"]):
+            for name, p in zip(r["lineup"], pts):
+                per_contract.setdefault((name, contract), []).append(p)
         for name, score, place in zip(r["lineup"], r["scores"], r["places"]):
             totals[name].append(score)
             places[name].append(place)
         for name, ts in r["times"].items():
             times[name].extend(ts)
+        for name, ts in r["cpu"].items():
+            cpu[name].extend(ts)
         for ph, ts in r["strong_phase"].items():
             phase_t.setdefault(ph, []).extend(ts)
     print(
         f"Maudix tournament: {a.games} games, {a.players} players, strategies {','.join(strategies)}, "
-        f"seed {a.seed}, feed {'off' if a.no_feed else 'on'}, {wall:.0f} s wall, {a.workers} worker(s)"
+        f"seed {a.seed}, feed {'off' if a.no_feed else 'on'}, budget {a.budget or bots.PLAY_BUDGET}, "
+        f"{wall:.0f} s wall, {a.workers} worker(s)"
     )
-    print(f"{'strategy':<10} {'seats':>6} {'mean total':>11} {'95% interval':>17} {'mean place':>11} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(f"{'strategy':<10} {'seats':>6} {'mean total':>11} {'95% interval':>17} {'mean place':>11} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu p50':>8} {'cpu p99':>8}")
     for s in strategies:
         xs = totals[s]
         if not xs:
@@ -122,10 +139,16 @@ def main(argv: list[str] | None = None) -> None:
         m = statistics.fmean(xs)
         h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
         ts = [t * 1000 for t in times[s]]
+        cs = [t * 1000 for t in cpu[s]]
         print(
             f"{s:<10} {len(xs):>6} {m:>11.1f} {f'[{m - h:.1f}, {m + h:.1f}]':>17} {statistics.fmean(places[s]):>11.2f} "
-            f"{pct(ts, 0.5):>8.2f} {pct(ts, 0.99):>8.2f} {max(ts):>8.2f}"
+            f"{pct(ts, 0.5):>8.2f} {pct(ts, 0.99):>8.2f} {max(ts):>8.2f} {pct(cs, 0.5):>8.2f} {pct(cs, 0.99):>8.2f}"
         )
+    contracts = list(dict.fromkeys(c for _, c in per_contract))
+    print("mean points per round: " + " | ".join(
+        f"{c}: " + " ".join(f"{s} {statistics.fmean(per_contract[(s, c)]):.1f}" for s in strategies if (s, c) in per_contract)
+        for c in contracts
+    ))
     if phase_t:
         print("strong decision time by phase (ms): " + ", ".join(
             f"{ph} p50 {pct([t * 1000 for t in ts], 0.5):.1f} / p99 {pct([t * 1000 for t in ts], 0.99):.1f} (n={len(ts)})"

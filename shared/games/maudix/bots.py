@@ -119,11 +119,15 @@ def heuristic_card(
     n: int,
     take: bool,
     danger: Mapping[str, int],
+    best: tuple[int, int] | None = None,
+    led: str | None = None,
 ) -> str:
     """Choose a card among the legal ``cards`` for the current ``trick``.
 
     ``take``: the seat wants this trick (La Chasse, or short of its bid).
     ``danger``: points per card for the contract (see ``DANGER``).
+    ``best``/``led``: the trick's current best key and led suit when the
+    caller tracks them (rollouts); computed from ``trick`` otherwise.
     """
     if len(cards) == 1:
         return cards[0]
@@ -134,8 +138,10 @@ def heuristic_card(
             if PIRATE in cards:
                 return PIRATE
             spades = [c for c in cards if suit[c] == "S"]
-            if spades and rank[max(spades, key=rank.__getitem__)] >= 12:
-                return max(spades, key=rank.__getitem__)
+            if spades:
+                top = max(spades, key=rank.__getitem__)
+                if rank[top] >= 12:
+                    return top
             normal = [c for c in cards if c not in JOKERS]
             if normal:
                 return max(normal, key=lambda c: (-danger[c], rank[c]))
@@ -147,11 +153,27 @@ def heuristic_card(
                 return NAUFRAGE
             return low
         return NAUFRAGE if NAUFRAGE in cards else cards[0]
-    best, _, led = best_of(trick)
+    if best is None:
+        best, _, led = best_of(trick)
     pos = len(trick)
     last = pos == n - 1
+    # Cards that would take the lead (inlined card_key for speed).
+    b0, b1 = best
+    winners = []
+    losers = []
+    for c in cards:
+        if c == PIRATE:
+            winners.append(c)
+            continue
+        s = suit[c]
+        if s == "S":
+            w = b0 < 2 or (b0 == 2 and rank[c] > b1)
+        elif s is not None and (s == led or led is None):
+            w = b0 < 1 or (b0 == 1 and rank[c] > b1)
+        else:
+            w = False
+        (winners if w else losers).append(c)
     if take:
-        winners = [c for c in cards if beats(c, best, led, pos)]
         if winners:
             if last or len(winners) == 1:
                 return min(winners, key=lambda c: (danger[c], c == PIRATE, rank[c]))
@@ -159,22 +181,22 @@ def heuristic_card(
             if non_p:
                 return max(non_p, key=lambda c: (-danger[c], rank[c]))
             return PIRATE
-        if NAUFRAGE in cards:
+        if NAUFRAGE in losers:
             return NAUFRAGE
-        return min(cards, key=lambda c: (danger[c], rank[c]))
-    losers = [c for c in cards if c != PIRATE and not beats(c, best, led, pos)]
+        return min(losers, key=lambda c: (danger[c], rank[c]))
     non_n = [c for c in losers if c != NAUFRAGE]
     if non_n:
-        return max(non_n, key=lambda c: (danger[c], rank[c] + (0 if suit[c] != "S" else 20)))
-    if losers and not last:
-        return NAUFRAGE
-    # Every card wins (or only the Naufragé ducks, and we are last): win cheaply.
-    trick_danger = sum(danger[c] for _, c in trick)
-    if NAUFRAGE in losers and trick_danger > 0:
-        return NAUFRAGE
+        return max(non_n, key=lambda c: (danger[c], rank[c] + (20 if suit[c] == "S" else 0)))
+    # Every card but the Naufragé would take the lead.
+    if losers:
+        trick_danger = 0
+        for _, c in trick:
+            trick_danger += danger[c]
+        if trick_danger > 0 or not last or len(winners) == 0:
+            return NAUFRAGE
     if last:
-        return min(cards, key=lambda c: (danger[c], -(15 if c == PIRATE else rank[c])))
-    return min(cards, key=lambda c: (danger[c], 15 if c == PIRATE else rank[c]))
+        return min(winners, key=lambda c: (danger[c], -(15 if c == PIRATE else rank[c])))
+    return min(winners, key=lambda c: (danger[c], 15 if c == PIRATE else rank[c]))
 
 
 def wants_trick(contract: Contract, suits_captured: Iterable[str] | None, bid: int | None, won: int) -> bool:
@@ -563,7 +585,7 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
     bids = r.bids
     chasse = contract is Contract.CHASSE
     suits_got = [set(CARD_SUIT[c] for c in pile if CARD_SUIT[c] is not None) for pile in captured] if chasse else None
-    led = next((CARD_SUIT[c] for _, c in trick if CARD_SUIT[c] is not None), None)
+    best, w, led = best_of(trick)
     while True:
         hand = hands[turn]
         if first is not None:
@@ -576,15 +598,17 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
                 take = len(suits_got[turn]) < 4
             else:
                 take = False
-            card = heuristic_card(cards, trick, n, take, danger)
+            card = heuristic_card(cards, trick, n, take, danger, best, led)
         hand.remove(card)
-        trick.append((turn, card))
         if led is None:
             led = CARD_SUIT[card]
+        k = card_key(card, led, len(trick))
+        if k > best:
+            best, w = k, turn
+        trick.append((turn, card))
         if len(trick) < n:
             turn = (turn + 1) % n
             continue
-        _, w, _ = best_of(trick)
         cards_t = [c for _, c in trick]
         captured[w].extend(cards_t)
         tricks_won[w] += 1
@@ -599,6 +623,7 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
         trick = []
         led = None
         turn = w
+        best, w = (-1, -1), None
     return round_points(
         contract,
         captured,
