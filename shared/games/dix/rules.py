@@ -75,7 +75,7 @@ result is the score and counts as a win at 25 points or more (option).
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Mapping
 
@@ -509,7 +509,7 @@ class DixGame(BaseGame):
             },
             "debt": None if d is None else {"seat": d.seat, "owed": d.owed, "item": d.item},
             "final_order": list(state.final_order),
-            "options": asdict(rules),
+            "options": {k: getattr(rules, k) for k in Rules.__slots__},
             "result": None if res is None else res.to_json(),
         }
 

@@ -156,6 +156,11 @@ def collection_key(collection: Iterable[str]) -> tuple[tuple[int, ...], tuple[in
 
 def score(collection: Iterable[str], bonus: int = 1) -> int:
     """Final score of a collection (list of codes) with jokers placed best."""
+    return _score_tuple(tuple(collection), bonus)
+
+
+@lru_cache(maxsize=1 << 16)
+def _score_tuple(collection: tuple[str, ...], bonus: int) -> int:
     owned, wild, jokers = collection_key(collection)
     return best_score(owned, wild, jokers, bonus)
 
