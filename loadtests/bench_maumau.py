@@ -7,7 +7,9 @@ Prints, for random 4-player games with the default options:
   random other seat half of the time, as the ``random`` bot does);
 * decide+evolve actions/s alone (the same recorded actions replayed);
 * the time to rebuild one finished game from its events (fold), and to
-  snapshot/restore its state.
+  snapshot/restore its state;
+* a bot tournament: one ``heuristic`` seat against ``random`` seats
+  (rotating), its win rate against the 1-in-n baseline.
 
 Rates are per CPU second of this process (``time.process_time``), which
 stays meaningful on a shared machine; wall-clock rates are printed too.
@@ -15,7 +17,7 @@ stays meaningful on a shared machine; wall-clock rates are printed too.
 Peer figure on this machine (design.md §8): RLCard's pure-Python UNO runs
 about 95,000 random actions/s; the aim is at least twice that.
 
-Usage: ``python loadtests/bench_maumau.py [--games 300] [--players 4] [--profile]``
+Usage: ``python loadtests/bench_maumau.py [--games 300] [--players 4] [--duel 200] [--profile]``
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 
 from shared.engine import fold
 from shared.games.maumau import GAME
+from shared.games.maumau.bots import play_match
 from shared.games.maumau.rules import Phase
 
 PEER_UNO = 95_000
@@ -74,6 +77,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--duel", type=int, default=200, help="games per player count in the bot tournament (0: none)")
     ap.add_argument("--profile", action="store_true", help="profile the random loop once with cProfile")
     args = ap.parse_args()
     n, games = args.players, args.games
@@ -113,6 +117,17 @@ def main() -> None:
     print(f"  rebuild a finished game from its events (fold):     {statistics.mean(rebuild) * 1e3:.2f} ms mean "
           f"({events_per_game:.0f} events), max {max(rebuild) * 1e3:.2f} ms")
     print(f"  snapshot + restore of a finished state:             {statistics.mean(snap) * 1e6:.0f} us")
+
+    for players in (2, 4, 6) if args.duel else ():
+        wins = places = 0
+        for g in range(args.duel):
+            seats = ["random"] * players
+            seats[g % players] = "heuristic"
+            res, _ = play_match(GAME, seats, g)
+            wins += res.places[g % players] == 1
+            places += res.places[g % players]
+        print(f"  tournament, {players} players, 1 heuristic vs {players - 1} random, {args.duel} games: "
+              f"heuristic wins {wins / args.duel:.0%} (baseline {1 / players:.0%}), mean place {places / args.duel:.2f}")
 
     if args.profile:
         prof = cProfile.Profile()

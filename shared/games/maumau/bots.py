@@ -39,7 +39,8 @@ def random_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
 
 
 def strongest_suit(hand: Sequence[str]) -> str:
-    """The suit to wish: most cards held (Jacks aside), then most points."""
+    """The suit to wish: most cards held (Jacks aside), then most points
+    (spades for an empty hand)."""
     count = dict.fromkeys(SUITS, 0)
     points = dict.fromkeys(SUITS, 0)
     for c in hand:
@@ -92,7 +93,7 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
             return {"type": "keep"}
         rest = list(hand)
         rest.remove(card)
-        return _variant(legal, card, strongest_suit(rest) if rest else SUITS[0])
+        return _variant(legal, card, strongest_suit(rest))
     cards = list(dict.fromkeys(a["card"] for a in legal if a["type"] == "play"))
     if not cards:
         return {"type": "draw"}
@@ -120,7 +121,7 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
     card = max(cards, key=score)
     rest = list(hand)
     rest.remove(card)
-    return _variant(legal, card, strongest_suit(rest) if RANK[card] == JACK and rest else SUITS[0] if RANK[card] == JACK else None)
+    return _variant(legal, card, strongest_suit(rest) if RANK[card] == JACK else None)
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "heuristic": heuristic_strategy}

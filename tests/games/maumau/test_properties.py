@@ -7,8 +7,9 @@ conserved through reshuffles (hands + talon + discard == the shoe), hands
 respect the rules' limits, and no view, redacted event or error message of
 a seat holds a card of another seat's hand or of the talon.
 
-The default run plays ``CI_GAMES`` games; ``-m slow`` plays the issue's
-500 (or ``TAPIS_PROPERTY_GAMES``).
+The default run plays ``CI_GAMES`` games (about 40 s on the shared 2-core
+machine); set ``TAPIS_PROPERTY_GAMES=500`` to also run the issue's full
+count (the ``slow`` test, skipped otherwise).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from tests.invariants import playout, strings_in
 CARD_TOKEN = re.compile(r'"((?:10|[2-9JQKA])[SHDC])"')
 
 CI_GAMES = 150
-FULL_GAMES = int(os.environ.get("TAPIS_PROPERTY_GAMES", "500"))
+FULL_GAMES = int(os.environ.get("TAPIS_PROPERTY_GAMES", "0"))
 
 #: Option sets the seeded games cycle through (defaults first).
 OPTION_SETS = [
@@ -80,8 +81,10 @@ def leaks(obj, bad: set[str]) -> list[str]:
     return sorted(found)
 
 
-def make_checks(players: int, options: dict):
-    """An ``on_step`` checking conservation, limits, views and errors."""
+def make_checks(players: int, options: dict, *, check_legal: bool = False):
+    """An ``on_step`` checking conservation, limits, views and errors (and,
+    with ``check_legal``, that decide accepts every listed legal action of
+    every awaited seat)."""
     opts = GAME.Options(**options)
     full: Counter | None = None
     step = 0
@@ -108,6 +111,10 @@ def make_checks(players: int, options: dict):
         for s in {None, state.turn, step % players}:
             leaked = leaks(GAME.view(state, s), forbidden_for(state, s, hidden))
             assert not leaked, f"view of {s} leaks {leaked}"
+        if check_legal:
+            for s in GAME.awaiting(state):
+                for action in GAME.legal_actions(state, s):
+                    assert GAME.decide(state, s, action, random.Random(0)), action
         # an error message never names a card the seat cannot see
         if state.phase is not Phase.OVER:
             turn = state.turn
@@ -157,7 +164,8 @@ def check_feed(events, players: int) -> None:
 
 def run_game(seed: int) -> None:
     players, options = game_setup(seed)
-    out = playout(GAME, players, seed, options=options, on_step=make_checks(players, options))
+    checks = make_checks(players, options, check_legal=seed % 5 == 0)
+    out = playout(GAME, players, seed, options=options, on_step=checks)
     check_feed(out.events, players)
     res = GAME.result(out.state)
     assert res is not None and res.lower_wins
@@ -173,8 +181,9 @@ def test_random_games_keep_the_invariants(chunk):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(FULL_GAMES == 0, reason="set TAPIS_PROPERTY_GAMES (e.g. 500) for the full count")
 def test_random_games_keep_the_invariants_full():
-    """The issue's ≥ 500 seeded random games (TAPIS_PROPERTY_GAMES)."""
+    """The issue's ≥ 500 seeded random games (TAPIS_PROPERTY_GAMES of them)."""
     for seed in range(CI_GAMES, CI_GAMES + FULL_GAMES):
         run_game(seed)
 
@@ -185,3 +194,17 @@ def test_heuristic_games_keep_the_invariants(players):
     for seed in range(3):
         out = playout(GAME, players, seed, strategy="heuristic", on_step=make_checks(players, {}))
         check_feed(out.events, players)
+
+
+def test_heuristic_beats_random_clearly():
+    """The heuristic bot (one seat) beats random bots far above the 1-in-n baseline."""
+    from shared.games.maumau.bots import play_match
+
+    for players, games, floor in [(2, 30, 0.8), (4, 30, 0.6)]:
+        wins = 0
+        for g in range(games):
+            seats = ["random"] * players
+            seats[g % players] = "heuristic"
+            res, _ = play_match(GAME, seats, g)
+            wins += res.places[g % players] == 1
+        assert wins / games >= floor, (players, wins, games)

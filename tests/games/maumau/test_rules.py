@@ -696,3 +696,17 @@ def test_every_refusal_code_is_exercised():
     text = pathlib.Path(__file__).read_text()
     used = set(re.findall(r"R\.([A-Z_]+)\)", text)) - {"CODES"}
     assert {getattr(R, name) for name in used} == set(R.CODES)
+
+
+def test_the_snapshot_covers_every_state_field():
+    """The game's flat snapshot holds one key per State field and restores an equal state."""
+    import dataclasses
+
+    t = Table(MAU3, "9H", talon=TALON_CALL, ace_power="skip", seven_stack_cap=3)
+    t.act(0, {"type": "play", "card": "5H"})  # a window is open
+    snap = GAME.snapshot(t.state)
+    assert set(snap) - {"v"} == {f.name for f in dataclasses.fields(R.State)}
+    back = GAME.restore(snap)
+    assert back == t.state and back.window == R.Window(0, R.Call.MAU) and back.rules.ace_power is R.AcePower.SKIP
+    with pytest.raises(ValueError):
+        GAME.restore({**snap, "v": 0})
