@@ -655,7 +655,7 @@ def _rollout_base(view: Mapping[str, Any], k: Knowledge) -> Rollout:
 
 
 #: Simulated card plays per decision (sets the strong bot's thinking time).
-PLAY_BUDGET = 9000
+PLAY_BUDGET = 18000
 MIN_SAMPLES, MAX_SAMPLES = 6, 60
 
 
@@ -710,15 +710,101 @@ def strong_bid(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng:
     return {"type": "bid", "tricks": best}
 
 
+#: Simulated card plays for an écart decision (once per round).
+ECART_BUDGET = 16000
+ECART_TOP = 6
+
+
+def strong_ecart(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, feed=None) -> dict:
+    """Monte Carlo over the 3-card sets drawn from the six cards the heuristic most wants to pass.
+
+    Each sample deals the unseen cards at random (3 of them to this seat as
+    its receipt, the rest to the others and the removed pile), gives the
+    candidate set to the recipient, and plays the round out with the
+    heuristic; the set with the lowest mean points for this seat wins.
+    """
+    contract = _contract(view)
+    me, n = view["seat"], view["players"]
+    hand = list(view["hand"])
+    recips = sorted({a["to"] for a in legal})
+    to = rng.choice(recips)
+    ranked = sorted(hand, key=lambda x: -ecart_score(x, contract))
+    heur = ranked[:3]
+    top = ranked[:ECART_TOP]
+    cands: list[tuple[str, ...]] = list(dict.fromkeys(tuple(sorted(c)) for c in _triples(top)))
+    h = len(hand)
+    samples = max(3, min(24, ECART_BUDGET // max(1, len(cands) * h * n)))
+    pool_all = Counter(deck_for(n))
+    pool_all.subtract(hand)
+    pool = list((+pool_all).elements())
+    totals = dict.fromkeys(cands, 0)
+    leader = (view["dealer"] + 1) % n
+    for _ in range(samples):
+        rng.shuffle(pool)
+        received = pool[:3]
+        rest = pool[3:]
+        others: dict[int, list[str]] = {}
+        i = 0
+        for s in range(n):
+            if s == me:
+                continue
+            size = h - 3 if s == to else h
+            others[s] = rest[i : i + size]
+            i += size
+        bids: list[int | None] = [None] * n
+        designations: list[int | None] = [None] * n
+        for cand in cands:
+            mine = list(hand)
+            for x in cand:
+                mine.remove(x)
+            mine += received
+            hands = [mine if s == me else (others[s] + list(cand) if s == to else list(others[s])) for s in range(n)]
+            if contract is Contract.PREDICTION:
+                bids = [round(estimate_tricks(hands[s], n)) for s in range(n)]
+            elif contract is Contract.ASSOCIATION:
+                designations = [(s + 1) % n for s in range(n)]
+            r = Rollout(
+                contract=contract,
+                n=n,
+                me=me,
+                per_trick=view["points_per_trick"],
+                tricks_total=h,
+                tricks_played=0,
+                trick=[],
+                turn=leader,
+                bids=bids,
+                designations=designations,
+                tricks_won=[0] * n,
+                captured=[[] for _ in range(n)],
+                pending_tens=0,
+            )
+            totals[cand] += rollout(r, hands, None)
+    heur_t = tuple(sorted(heur))
+    best = min(cands, key=lambda c: (totals[c], c != heur_t))
+    return {"type": "ecart", "cards": list(best), "to": to}
+
+
+def _triples(cards: Sequence[str]) -> list[tuple[str, ...]]:
+    out = []
+    k = len(cards)
+    for a in range(k):
+        for b in range(a + 1, k):
+            for c in range(b + 1, k):
+                out.append((cards[a], cards[b], cards[c]))
+    return out
+
+
 def strong_strategy(
     view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, feed: Sequence[Any] | None = None
 ) -> dict:
-    """Monte Carlo for card play and bids, the heuristic elsewhere (module doc)."""
+    """Monte Carlo for the écart, bids and card play; the heuristic elsewhere (module doc)."""
     phase = view["phase"]
     if phase == "play":
         return strong_play(view, legal, rng, feed)
     if phase == "bid":
         return strong_bid(view, legal, rng, feed)
+    if phase == "ecart":
+        return strong_ecart(view, legal, rng, feed)
     return _PHASE_HEURISTIC[phase](view, legal, rng)
 
 
