@@ -495,6 +495,18 @@ def test_ace_power_draw_makes_every_other_player_draw_one():
     assert t.turn == 1 and t.view()["hand_sizes"] == [2, 4, 4]
 
 
+def test_ace_power_draw_passes_over_a_player_waiting_with_an_empty_hand():
+    """The draw-ace spares a player whose last card awaits its window; the ace ends the turn, so that player is out (ours)."""
+    t = Table([["5H"], ["AH", "2S"], ["QC", "3D"]], "9H", talon=["4S", "KS"], ace_power="draw")
+    t.act(0, {"type": "play", "card": "5H"})  # no "Mau Mau": waits with an empty hand
+    new = t.act(1, {"type": "play", "card": "AH"})
+    assert then(new[:3]) == [
+        played(1, "AH"),
+        drawn(2, ["KS"], "ace"),
+        ("RoundEnded", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 2, 23]}),
+    ]
+
+
 def test_ace_power_skip_skips_every_other_player_once():
     """Option ace_power=skip: "faisant sauter le tour de chaque autre joueur": the ace's player plays again."""
     t = Table(ACES, "9H", talon=["3S", "4S"], ace_power="skip")
