@@ -209,3 +209,42 @@ def test_no_seat_ever_sees_a_hidden_card(players):
 def test_hidden_information_and_sums_over_many_games(players):
     """Issue 3: the hidden-information property over ≥ 300 random games at 3, 4, 7 and 12 players."""
     _run(players, range(1000, 1000 + FULL_GAMES), hidden=True)
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_legal_actions_are_exactly_the_accepted_ones(players):
+    """legal_actions lists what decide accepts: every listed action passes, every other card or bid is refused."""
+    from shared.engine import IllegalAction
+    import random as _random
+
+    rng = _random.Random(players)
+
+    def check(state, _events):
+        for seat in range(state.n):
+            legal = GAME.legal_actions(state, seat)
+            if seat not in GAME.awaiting(state):
+                assert legal == []
+                continue
+            for a in rng.sample(legal, min(len(legal), 12)):
+                GAME.decide(state, seat, a, rng)
+            phase = state.phase
+            if phase is Phase.PLAY:
+                ok = {a["card"] for a in legal}
+                for c in set(state.hands[seat]) - ok:
+                    with pytest.raises(IllegalAction) as err:
+                        GAME.decide(state, seat, {"type": "play", "card": c}, rng)
+                    assert err.value.code == "must_follow_suit"
+            elif phase is Phase.BID:
+                ok = {a["tricks"] for a in legal}
+                for k in set(range(-1, state.tricks_total + 2)) - ok:
+                    with pytest.raises(IllegalAction):
+                        GAME.decide(state, seat, {"type": "bid", "tricks": k}, rng)
+            elif phase is Phase.ECART:
+                ok = {a["to"] for a in legal}
+                cards = state.hands[seat][:3]
+                for r in set(range(state.n)) - ok:
+                    with pytest.raises(IllegalAction):
+                        GAME.decide(state, seat, {"type": "ecart", "cards": cards, "to": r}, rng)
+
+    for seed in range(2):
+        playout(GAME, players, 500 + seed, on_step=check, check_views=False)

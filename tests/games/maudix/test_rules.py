@@ -123,6 +123,22 @@ def test_ecart_goes_to_an_opponent():
     assert refused(s, 1, {"type": "ecart", "cards": ["2H", "3H", "4H"], "to": 1}) == "recipient_self"
 
 
+def test_a_seat_sends_one_ecart_only():
+    """§04.02: each player makes one écart; afterwards the seat waits for the others."""
+    s = given(started(HANDS4), Event("EcartMade", {"to": 1, "cards": ["2S", "3S", "4S"]}, 0))
+    assert refused(s, 0, {"type": "ecart", "cards": ["5S", "5S", "5S"], "to": 2}) == "not_your_turn"
+    assert GAME.legal_actions(s, 0) == []
+
+
+def test_start_checks_the_player_count():
+    """§01: Maudix is played by 3 to 12 players."""
+    for n in (2, 13):
+        with pytest.raises(ValueError):
+            GAME.start(GAME.Options(), n, random.Random(0))
+    with pytest.raises(ValueError):
+        GAME.start(GAME.Options(first_dealer=5), 4, random.Random(0))
+
+
 def test_recipient_taken():
     """Rulings: a recipient must be an opponent who has not yet been chosen."""
     s = given(started(HANDS4), Event("EcartMade", {"to": 1, "cards": ["2S", "3S", "4S"]}, 0))
