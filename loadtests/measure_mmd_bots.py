@@ -89,8 +89,8 @@ def table(turns: list[dict]) -> tuple[str, dict]:
         found = exact + early
         clues = [t["clues"] for t in ts if t["outcome"] in ("exact", "early")]
         mean = sum(clues) / len(clues) if clues else 0.0
-        pct = lambda k: f"{100 * k / n:.0f}%" if n else "-"  # noqa: E731
-        lines.append(f"| {count} | {n} | {pct(found)} | {pct(exact)} | {pct(early)} | {pct(miss)} | {pct(cursed)} | {mean:.2f} |")
+        cells = " | ".join(f"{100 * k / n:.0f}%" if n else "-" for k in (found, exact, early, miss, cursed))
+        lines.append(f"| {count} | {n} | {cells} | {mean:.2f} |")
         summary[count] = (n, found / n if n else 0.0)
     return "\n".join(lines), summary
 

@@ -37,7 +37,8 @@ from __future__ import annotations
 import os
 import random
 import threading
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from shared.engine import IllegalAction
 

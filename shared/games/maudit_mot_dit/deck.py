@@ -50,7 +50,7 @@ _DATA = _load()
 SYMBOLS: tuple[str, ...] = tuple(_DATA["symbols"])
 SYMBOL_INDEX: dict[str, int] = {s: i for i, s in enumerate(SYMBOLS)}
 #: Emoji shown by clients for each symbol code.
-SYMBOL_GLYPH: dict[str, str] = dict(zip(SYMBOLS, ("🌙", "☀️", "⭐", "❤️", "🍀", "💧", "⚡", "❄️")))
+SYMBOL_GLYPH: dict[str, str] = dict(zip(SYMBOLS, ("🌙", "☀️", "⭐", "❤️", "🍀", "💧", "⚡", "❄️"), strict=True))
 FRONTS: tuple[tuple[str, ...], ...] = tuple(tuple(c["words"][s] for s in SYMBOLS) for c in _DATA["cards"])
 BACKS: tuple[tuple[BackSlot, BackSlot], ...] = tuple(
     tuple(BackSlot(b["symbol"], int(b["count"]), b["bonus"]) for b in c["back"])  # type: ignore[misc]

@@ -61,17 +61,25 @@ runs out of cards (never at the default sizes) or, with the option
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, places_from, require_type
+from shared.engine import (
+    BAD_ACTION,
+    BaseGame,
+    IllegalAction,
+    Result,
+    places_from,
+    require_type,
+)
 from shared.events import Event
 
 from . import deck, lexicon
-from .deck import BAD_LUCK, PLAY_AGAIN, BACKS, FRONTS, SYMBOL_INDEX
+from .deck import BACKS, BAD_LUCK, FRONTS, PLAY_AGAIN, SYMBOL_INDEX
 
 # --------------------------------------------------------------------------
 # Constants
@@ -324,7 +332,7 @@ class MauditMotDit(BaseGame):
         rng.shuffle(fronts)
         rng.shuffle(backs)
         centre = deck.CARD_COUNT // 2
-        box = [[f, b] for f, b in zip(fronts[centre:], backs[centre:])]
+        box = [[f, b] for f, b in zip(fronts[centre:], backs[centre:], strict=True)]
         first = rng.randrange(players)
         started = Event(
             GAME_STARTED,
@@ -372,8 +380,10 @@ class MauditMotDit(BaseGame):
             for i, slot in enumerate(slots):
                 if slot.symbol == sym:
                     word = FRONTS[state.right][SYMBOL_INDEX[sym]]  # type: ignore[index]
-                    return [Event(WORD_CHOSEN, {"choice": i, "symbol": sym, "word": word, "count": slot.count, "bonus": slot.bonus}, seat)]
-            raise IllegalAction(UNKNOWN_SYMBOL, f"choose one of the symbols on the left card: {', '.join(s.symbol for s in slots)}")
+                    data = {"choice": i, "symbol": sym, "word": word, "count": slot.count, "bonus": slot.bonus}
+                    return [Event(WORD_CHOSEN, data, seat)]
+            names = ", ".join(s.symbol for s in slots)
+            raise IllegalAction(UNKNOWN_SYMBOL, f"choose one of the symbols on the left card: {names}")
         if kind == "clue":
             self._need(phase is Phase.CLUE and seat == state.active, "give a clue")
             word, _count, _slot = secret(state)
@@ -431,7 +441,10 @@ class MauditMotDit(BaseGame):
         if seat == state.active:
             raise IllegalAction(CURSE_NOT_ALLOWED, "only a guesser may propose the Malédiction")
         if not curse_open(state):
-            raise IllegalAction(CURSE_NOT_ALLOWED, "the Malédiction may be proposed once per clue, after a clue, to a player not already holding it")
+            raise IllegalAction(
+                CURSE_NOT_ALLOWED,
+                "the Malédiction may be proposed once per clue, after a clue, to a player not already holding it",
+            )
         return [Event(CURSE_PROPOSED, {"clue": len(state.clues)}, seat)]
 
     def _close_if_done(self, state: State, events: list[Event], seat: int, text: str | None) -> list[Event]:
@@ -545,7 +558,9 @@ class MauditMotDit(BaseGame):
         n = d["players"]
         return State(
             players=n,
-            rules=Rules(int(o["trips"]), int(o["proposals_in_all_5_6"]), bool(o["curse_ends_turn"]), bool(o["end_when_centre_empty"])),
+            rules=Rules(
+                int(o["trips"]), int(o["proposals_in_all_5_6"]), bool(o["curse_ends_turn"]), bool(o["end_when_centre_empty"])
+            ),
             box=[(int(f), int(b)) for f, b in d["box"]],
             centre=int(d["centre"]),
             first=int(d["first"]),

@@ -117,7 +117,8 @@ def revealed(number: int, *props: tuple[int, str, bool]) -> Event:
     })
 
 
-def scored(active: int, t: Turn, outcome: str, clues: int, finders: list[int], points: list[int], bonus: str | None = None) -> Event:
+def scored(active: int, t: Turn, outcome: str, clues: int, finders: list[int], points: list[int],
+           bonus: str | None = None) -> Event:
     return Event("TurnScored", {
         "active": active, "word": t.word, "symbol": t.symbol, "count": t.count, "clues": clues,
         "outcome": outcome, "finders": finders, "points": points, "bonus": bonus,
