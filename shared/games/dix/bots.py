@@ -130,6 +130,7 @@ class Model:
         "deck_size",
         "collection",
         "p",
+        "_base",
     )
 
     def __init__(self, view: Mapping[str, Any], seat: int | None = None, params: Params = HEURISTIC) -> None:
@@ -151,6 +152,7 @@ class Model:
         self.frac = self.deck_size / _TOTALS[self.players]
         self.lam = params.lambda_end + (params.lambda_start - params.lambda_end) * self.frac
         self.unseen = None
+        self._base = None
 
     # -- unseen cards ------------------------------------------------------
 
@@ -183,7 +185,10 @@ class Model:
         return v + self.lam * (money + p.card_liquidity * cards)
 
     def base(self) -> float:
-        return self.value(self.owned, self.wild, self.jokers, self.cards, self.money())
+        """Value of the position as it is."""
+        if self._base is None:
+            self._base = self.value(self.owned, self.wild, self.jokers, self.cards, self.money())
+        return self._base
 
     def money(self) -> float:
         return self.tokens + self.p.consolation_share * self.cons_value * self.consolation
@@ -299,6 +304,7 @@ class Turn:
         self.buy_gain = m.best_buy(buys)[0] if buys else 0.0
         self.others = m.players - 1
         self.can_take = _find(legal, type="take_numbers") is not None
+        self._stops: dict[tuple, float] = {}
 
     def stop_values(self, numbers: Sequence[str], currency: int) -> tuple[float, float]:
         """(take the Number cards, take the currency) gains for a tableau."""
@@ -312,7 +318,7 @@ class Turn:
 
     def stop_now(self) -> float:
         numbers = [c for c in self.tableau if KIND[c] is Kind.NUMBER]
-        return max(self.stop_values(numbers, self.currency))
+        return self.stop_best(numbers, self.currency)
 
     def bust_value(self, currency: int, by_total: bool) -> float:
         m = self.m
@@ -336,26 +342,48 @@ class Turn:
                 return numbers, total, currency, self.bust_value(currency, False)
         return numbers, total, currency, None
 
-    def one_step(self) -> float:
-        """Expected gain of flipping exactly one more card, then stopping."""
+    def stop_best(self, numbers: Sequence[str], currency: int) -> float:
+        """Best stop value for a tableau (memoised on its Number cards and currency)."""
+        key = (tuple(sorted(numbers)), currency)
+        v = self._stops.get(key)
+        if v is None:
+            v = max(self.stop_values(numbers, currency))
+            self._stops[key] = v
+        return v
+
+    def one_step(
+        self,
+        numbers: Sequence[str] | None = None,
+        total: int | None = None,
+        currency: int | None = None,
+        drawn: Counter | None = None,
+    ) -> float:
+        """Expected gain of flipping exactly one more card, then stopping,
+        from the given tableau (default: the real one) with the unseen cards
+        minus ``drawn``, computed exactly over the unseen cards."""
+        if numbers is None:
+            numbers = [c for c in self.tableau if KIND[c] is Kind.NUMBER]
+            total, currency = self.total, self.currency
         unseen = self.m.unseen_cards()
-        n = sum(unseen.values())
-        if n == 0:
-            return float("-inf")
-        numbers = [c for c in self.tableau if KIND[c] is Kind.NUMBER]
-        stop_now = None
+        n = 0
         ev = 0.0
+        stop_here = None
         for card, k in unseen.items():
-            nums, total, cur, bust = self.after(numbers, self.total, self.currency, card)
+            if drawn:
+                k -= drawn.get(card, 0)
+                if k <= 0:
+                    continue
+            n += k
+            nums, t, cur, bust = self.after(numbers, total, currency, card)
             if bust is not None:
                 ev += k * bust
             elif KIND[card] in (Kind.NUMBER, Kind.CURRENCY):
-                ev += k * max(self.stop_values(nums, cur))
+                ev += k * self.stop_best(nums, cur)
             else:  # a joker: auctioned, the tableau is unchanged
-                if stop_now is None:
-                    stop_now = self.stop_now()
-                ev += k * stop_now
-        return ev / n
+                if stop_here is None:
+                    stop_here = self.stop_best(numbers, currency)
+                ev += k * stop_here
+        return ev / n if n else float("-inf")
 
 
 def _market_buys(m: Model) -> list[dict]:
@@ -481,35 +509,43 @@ HORIZON = 6
 FUTURE_SAMPLES = 24
 
 
-def _rollout_values(turn: Turn, rng: random.Random, samples: int, horizon: int) -> list[float]:
-    """Average gain of stopping after exactly k more flips, k = 1..horizon,
-    over ``samples`` random orders of the unseen cards (open loop)."""
+def _rollout_value(turn: Turn, rng: random.Random, samples: int, horizon: int) -> float:
+    """Average gain of flipping now and then playing the heuristic's stop/go
+    rule (closed loop: it sees each sampled card), over ``samples`` random
+    orders of the unseen cards, at most ``horizon`` flips."""
     unseen = turn.m.unseen_cards()
     pool = list(unseen.elements())
     if not pool:
-        return []
+        return float("-inf")
     h = min(horizon, len(pool))
-    sums = [0.0] * h
     base_numbers = [c for c in turn.tableau if KIND[c] is Kind.NUMBER]
-    cache: dict[tuple, float] = {}
+    go_cache: dict[tuple, bool] = {}
+    total_value = 0.0
     for _ in range(samples):
         draw = rng.sample(pool, h)
         numbers, total, cur = base_numbers, turn.total, turn.currency
-        busted = None
-        for k, card in enumerate(draw):
-            if busted is None:
-                numbers, total, cur, bust = turn.after(numbers, total, cur, card)
-                busted = bust
-            if busted is not None:
-                sums[k] += busted
-                continue
-            key = (tuple(sorted(numbers)), cur)
-            v = cache.get(key)
-            if v is None:
-                v = max(turn.stop_values(numbers, cur))
-                cache[key] = v
-            sums[k] += v
-    return [s / samples for s in sums]
+        drawn: Counter = Counter()
+        value = None
+        for i, card in enumerate(draw):
+            drawn[card] += 1
+            numbers, total, cur, bust = turn.after(numbers, total, cur, card)
+            if bust is not None:
+                value = bust
+                break
+            here = turn.stop_best(numbers, cur)
+            if i == h - 1:
+                value = here
+                break
+            key = (tuple(sorted(numbers)), cur, total)
+            go = go_cache.get(key)
+            if go is None:
+                go = turn.one_step(numbers, total, cur, drawn) > here
+                go_cache[key] = go
+            if not go:
+                value = here
+                break
+        total_value += value
+    return total_value / samples
 
 
 def _future_cards(m: Model, rng: random.Random) -> list[str]:
@@ -582,9 +618,7 @@ def strong_strategy(
             return _choose_stop(turn, legal)
         if not turn.can_take:
             return {"type": "flip"}
-        now = turn.stop_now()
-        values = _rollout_values(turn, rng, SAMPLES, HORIZON)
-        if values and max(values) > now:
+        if _rollout_value(turn, rng, SAMPLES, HORIZON) > turn.stop_now():
             return {"type": "flip"}
         return _choose_stop(turn, legal)
     if phase == "auction":
