@@ -25,9 +25,9 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
-from shared.events import decode, encode  # noqa: E402
-from shared.games.maudix import GAME  # noqa: E402
+from shared.engine import fold
+from shared.events import decode, encode
+from shared.games.maudix import GAME
 
 
 def random_game(players: int, seed: int) -> tuple[list, list]:

@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
-from shared.games.maudix import GAME, bots  # noqa: E402
+from shared.engine import fold
+from shared.games.maudix import GAME, bots
 
 FEED_STRATEGIES = {"strong"}
 

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from shared.games.maudix.rules import (
     CARD_RANK,
@@ -41,7 +42,6 @@ from shared.games.maudix.rules import (
     JOKERS,
     NAUFRAGE,
     PIRATE,
-    QUEENS,
     TEN_HEARTS,
     TENS,
     Contract,
@@ -61,9 +61,7 @@ def _danger_table(contract: Contract) -> dict[str, int]:
         s, r = CARD_SUIT[c], CARD_RANK[c]
         if contract is Contract.DAMES and r == 12:
             table[c] = 20
-        elif contract is Contract.TETES and r >= 11:
-            table[c] = 5
-        elif contract is Contract.ASSOCIATION and s == "H":
+        elif contract is Contract.TETES and r >= 11 or contract is Contract.ASSOCIATION and s == "H":
             table[c] = 5
         elif contract is Contract.MAUDIX and r == 10:
             table[c] = 20
@@ -584,7 +582,7 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
     turn = r.turn
     bids = r.bids
     chasse = contract is Contract.CHASSE
-    suits_got = [set(CARD_SUIT[c] for c in pile if CARD_SUIT[c] is not None) for pile in captured] if chasse else None
+    suits_got = [{CARD_SUIT[c] for c in pile if CARD_SUIT[c] is not None} for pile in captured] if chasse else None
     best, w, led = best_of(trick)
     while True:
         hand = hands[turn]

@@ -78,10 +78,11 @@ dataclass, then :class:`Maudix`, the decider.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -491,7 +492,7 @@ class Maudix(BaseGame):
     min_players = 3
     max_players = 12
     Options = Options
-    strategies: dict = {}
+    strategies: Mapping[str, Any] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     # -- opening ----------------------------------------------------------
 
@@ -620,9 +621,9 @@ class Maudix(BaseGame):
             raise _bad("'tricks' must be a whole number")
         if not 0 <= k <= st.tricks_total:
             raise IllegalAction(BID_OUT_OF_RANGE, f"a bid is between 0 and {st.tricks_total} tricks")
-        if st.hook and sum(1 for b in st.bids if b is None) == 1:
-            if sum(b for b in st.bids if b is not None) + k == st.tricks_total:
-                raise IllegalAction(HOOK_BID, f"the last bid may not make the bids add up to {st.tricks_total} (the hook)")
+        last = sum(1 for b in st.bids if b is None) == 1
+        if st.hook and last and sum(b for b in st.bids if b is not None) + k == st.tricks_total:
+            raise IllegalAction(HOOK_BID, f"the last bid may not make the bids add up to {st.tricks_total} (the hook)")
         return [Event("BidMade", {"tricks": k}, seat)]
 
     def _decide_play(self, st: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:

@@ -8,7 +8,7 @@ Positions are built by folding events (never by poking state fields):
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 

@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from shared.engine import fold
 from shared.games.maudix import GAME, bots
 from shared.games.maudix.bots import DANGER, heuristic_card, knowledge, sample_hands
 from shared.games.maudix.rules import CARD_SUIT, JOKERS, Contract, deck_for
@@ -120,8 +119,10 @@ def test_sampler_is_consistent_with_what_the_seat_saw(players):
     for seed in range(3):
         events_log = []
         checks = 0
+        # Same opening as the playout: playout(seed) draws from Random(seed) first.
+        opening = GAME.start(GAME.Options(), players, random.Random(seed))
 
-        def on_step(state, new, log=events_log):
+        def on_step(state, new, log=events_log, opening=opening):
             nonlocal checks
             log.extend(new)
             if state.phase.value != "play" or rng.random() > 0.15:
@@ -132,8 +133,6 @@ def test_sampler_is_consistent_with_what_the_seat_saw(players):
             _check_sample(state, seat, feed, _truth_voids(full, state.n), rng)
             checks += 1
 
-        opening = GAME.start(GAME.Options(), players, random.Random(seed))
-        # Same opening as the playout: playout(seed) draws from Random(seed) first.
         playout(GAME, players, seed, on_step=on_step, check_views=False, check_mutation=False)
         assert checks > 5
 

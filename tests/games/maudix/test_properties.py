@@ -154,7 +154,7 @@ class Watch:
         removed = set(st.removed)
         pending = [set(c) if (c is not None and st.phase is Phase.ECART) else set() for c in st.ecart_cards]
         hands = [set(h) for h in st.hands]
-        gathered = set(c for pile in st.captured for c in pile)
+        gathered = {c for pile in st.captured for c in pile}
         public_now = {c for _, c in st.trick} | self.public_batch
         for seat in [None, *range(n)]:
             secret = set(removed)
@@ -214,8 +214,9 @@ def test_hidden_information_and_sums_over_many_games(players):
 @pytest.mark.parametrize("players", [3, 4, 7])
 def test_legal_actions_are_exactly_the_accepted_ones(players):
     """legal_actions lists what decide accepts: every listed action passes, every other card or bid is refused."""
-    from shared.engine import IllegalAction
     import random as _random
+
+    from shared.engine import IllegalAction
 
     rng = _random.Random(players)
 

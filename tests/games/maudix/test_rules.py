@@ -42,7 +42,7 @@ def test_equal_hands_and_surplus_removed(players, cards, removed):
     assert hand_size(players) == cards
     assert [len(h) for h in hands] == [cards] * players
     assert len(gone) == removed
-    assert sorted(sum(hands, []) + gone) == sorted(deck_for(players))
+    assert sorted([c for h in hands for c in h] + gone) == sorted(deck_for(players))
 
 
 def test_one_deck_up_to_six_two_decks_from_seven():
