@@ -348,14 +348,17 @@ class StrongStrategy:
     """Monte Carlo over the unseen cards (see module doc).
 
     ``candidates``: how many of the heuristic's best actions are compared;
-    ``samples``: deals of the unseen cards per candidate; ``depth``: turns
-    of heuristic rollout after the candidate (in rounds of the table).
+    ``samples``: deals of the unseen cards per candidate; the heuristic
+    rollout after the candidate lasts ``depth_rounds`` rounds of the table
+    but at least ``min_turns`` turns (at 2 players one round is too short
+    to see an association through).
     """
 
-    def __init__(self, candidates: int = 4, samples: int = 8, depth_rounds: int = 1) -> None:
+    def __init__(self, candidates: int = 4, samples: int = 8, depth_rounds: int = 1, min_turns: int = 6) -> None:
         self.candidates = candidates
         self.samples = samples
         self.depth_rounds = depth_rounds
+        self.min_turns = min_turns
 
     def __call__(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict:
         if len(legal) == 1:
@@ -368,7 +371,7 @@ class StrongStrategy:
             if table.play_value(candidates[0]) >= WIN / 2:
                 return dict(candidates[0])
         me = view["seat"]
-        depth = self.depth_rounds * view["players"]
+        depth = max(self.depth_rounds * view["players"], self.min_turns)
         scores = [0.0] * len(candidates)
         for _ in range(self.samples):
             base = sample_state(view, rng)
