@@ -84,6 +84,8 @@ from pydantic import BaseModel, Field
 
 from shared.engine import (
     BAD_ACTION,
+    GAME_OVER,
+    NOT_YOUR_TURN,
     BaseGame,
     IllegalAction,
     Result,
@@ -455,6 +457,16 @@ class Mauw(BaseGame):
         if state.phase is Phase.CHAIN:
             return frozenset((state.chain.waiting,))  # type: ignore[union-attr]
         return frozenset()
+
+    def check_turn(self, state: State, seat: int) -> None:
+        """Raise ``game_over`` or ``not_your_turn`` unless ``seat`` is awaited
+        (the base class's check without building a Result or a set)."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            raise IllegalAction(GAME_OVER, "the game is over")
+        waiting = state.turn if phase is Phase.PLAY else state.chain.waiting  # type: ignore[union-attr]
+        if seat != waiting:
+            raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """Every action ``seat`` may send now.
