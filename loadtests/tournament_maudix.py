@@ -61,10 +61,11 @@ def play_game(args: tuple[int, int, tuple[str, ...], int, bool, int | None]) -> 
         else:
             action = strat(view, legal, rng)
         dt = time.perf_counter() - t0
-        cpu[name].append(time.process_time() - c0)
+        dc = time.process_time() - c0
+        cpu[name].append(dc)
         times[name].append(dt)
         if name == "strong":
-            strong_by_phase.setdefault(view["phase"], []).append(dt)
+            strong_by_phase.setdefault(view["phase"], []).append((dt, dc))
         new = GAME.decide(state, seat, action, rng)
         for e in new:
             state = GAME.evolve(state, e)
@@ -150,10 +151,11 @@ def main(argv: list[str] | None = None) -> None:
         for c in contracts
     ))
     if phase_t:
-        print("strong decision time by phase (ms): " + ", ".join(
-            f"{ph} p50 {pct([t * 1000 for t in ts], 0.5):.1f} / p99 {pct([t * 1000 for t in ts], 0.99):.1f} (n={len(ts)})"
-            for ph, ts in sorted(phase_t.items())
-        ))
+        print("strong decision time by phase, wall p50/p99 | cpu p50/p99 (ms):")
+        for ph, ts in sorted(phase_t.items()):
+            w = [t[0] * 1000 for t in ts]
+            c = [t[1] * 1000 for t in ts]
+            print(f"  {ph:<10} n={len(ts):<6} wall {pct(w, 0.5):6.1f} / {pct(w, 0.99):6.1f} | cpu {pct(c, 0.5):6.1f} / {pct(c, 0.99):6.1f}")
 
 
 if __name__ == "__main__":
