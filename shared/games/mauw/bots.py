@@ -267,7 +267,9 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
     chain = (
         None
         if ch is None
-        else Chain(ch["attacker"], ch["defender"], ch["column"], ch["value"], ch["card"], ch["place"], ch["waiting"])
+        else Chain(
+            ch["attacker"], ch["defender"], ch["column"], ch["value"], ch["card"], ch["place"], ch["waiting"], ch["attacks"]
+        )
     )
     opts = view["options"]
     return State(
@@ -276,6 +278,7 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
         covered_columns_count=opts["covered_columns_count"],
         auto_give_up=opts["auto_give_up"],
         stalemate_rounds=opts["stalemate_rounds"],
+        chain_limit=opts["chain_limit"],
         phase=Phase(view["phase"]),
         turn=view["turn"],
         turns=view["turns"],
@@ -295,6 +298,7 @@ def _clone(s: State) -> State:
         covered_columns_count=s.covered_columns_count,
         auto_give_up=s.auto_give_up,
         stalemate_rounds=s.stalemate_rounds,
+        chain_limit=s.chain_limit,
         phase=s.phase,
         turn=s.turn,
         turns=s.turns,
@@ -305,7 +309,16 @@ def _clone(s: State) -> State:
         discard=list(s.discard),
         chain=None
         if s.chain is None
-        else Chain(s.chain.attacker, s.chain.defender, s.chain.column, s.chain.value, s.chain.card, s.chain.place, s.chain.waiting),
+        else Chain(
+            s.chain.attacker,
+            s.chain.defender,
+            s.chain.column,
+            s.chain.value,
+            s.chain.card,
+            s.chain.place,
+            s.chain.waiting,
+            s.chain.attacks,
+        ),
     )
 
 

@@ -64,7 +64,9 @@ player wins); or at the end of a turn when a player could not draw back to
 4 (draw and discard piles both empty).  Column points: the value shown on
 top (9 for a Mauw, the Warrior's value, 0 for a Spirit) × 2 for every
 Mauw in the column.  Most points wins, equal totals share the place.
-Ours: the game also ends (column points) after ``stalemate_rounds``
+Ours: an attacker plays at most ``chain_limit`` attack cards in one chain
+(default 6, binding only when recycled cards would make it endless); the
+game also ends (column points) after ``stalemate_rounds``
 rounds (default 20) in which nobody placed a Mauw, since cards trapped
 under Mauw can leave nobody able to progress.
 
@@ -199,7 +201,8 @@ class Chain:
     ``card``: the attack entry lying on the target, None after a defence.
     ``value``: the Warrior code every reply must match.  ``place``: the
     attacker's slot for the won cards (None: they would be lost).
-    ``waiting``: the seat that must reply.
+    ``waiting``: the seat that must reply.  ``attacks``: attack cards
+    played so far (the first attack and every continuation).
     """
 
     attacker: int
@@ -209,6 +212,7 @@ class Chain:
     card: str | None
     place: int | None
     waiting: int
+    attacks: int = 1
 
 
 @dataclass(slots=True)
@@ -220,6 +224,7 @@ class State:
     covered_columns_count: bool
     auto_give_up: bool
     stalemate_rounds: int | None
+    chain_limit: int | None
     phase: Phase
     turn: int
     turns: int
@@ -315,6 +320,7 @@ REFUSAL_CODES: tuple[str, ...] = (
     "bad_placement",
     "can_play",
     "not_identical",
+    "chain_limit",
 )
 
 _MESSAGES = {
@@ -348,6 +354,16 @@ class Options(BaseModel):
         description=(
             "In an attack chain, give up at once for a side that holds no identical card nor Joker "
             "(faster, but tells the table that side holds none)."
+        ),
+    )
+    chain_limit: int | None = Field(
+        6,
+        ge=1,
+        le=100,
+        description=(
+            "Most attack cards an attacker may play in one chain; then it can only give up. The default 6 is "
+            "the most 7 copies and 4 Jokers allow, so it binds only when both piles are empty and a "
+            "defence's two cards are reshuffled and drawn straight back (an endless chain). Null: no limit."
         ),
     )
     stalemate_rounds: int | None = Field(
@@ -491,6 +507,8 @@ class Mauw(BaseGame):
             value = chain.value  # type: ignore[union-attr]
             out = []
             hand = state.hands[seat]
+            if kind == "continue" and _at_limit(state):
+                return [{"type": "give_up"}]
             if value in hand:
                 out.append({"type": kind, "card": value})
             if JOKER in hand:
@@ -585,7 +603,8 @@ class Mauw(BaseGame):
         ``column_blocked``, ``colour_mismatch``, ``empty_slot``,
         ``bad_placement`` (``place`` missing, not fitting or not wanted),
         ``can_play`` (discarding a hand that can play), ``not_identical``
-        (a chain reply that is neither the identical card nor a Joker).
+        (a chain reply that is neither the identical card nor a Joker),
+        ``chain_limit`` (continuing a chain past ``chain_limit`` attack cards).
         """
         self.check_turn(state, seat)
         if state.phase is Phase.CHAIN:
@@ -671,6 +690,8 @@ class Mauw(BaseGame):
             raise IllegalAction("not_identical", "a reply must be the identical Warrior or a Joker")
         if as_ is not None and (card != JOKER or as_ != chain.value):
             raise IllegalAction("bad_declaration", "a Joker in a chain stands for the identical Warrior")
+        if not defending and _at_limit(state):
+            raise IllegalAction("chain_limit", "this chain has reached its limit of attack cards: give up")
         b.hand[seat] -= 1
         if defending:
             b.events.append(Event("AttackDefended", {"card": card}, seat))
@@ -681,7 +702,9 @@ class Mauw(BaseGame):
             b.events.append(Event("AttackContinued", {"card": card}, seat))
             b.refill(seat)
             other = chain.defender
-        if state.auto_give_up and not _holds(state.hands[other], chain.value):
+        if state.auto_give_up and (
+            not _holds(state.hands[other], chain.value) or (other == chain.attacker and _at_limit(state))
+        ):
             b.events.append(Event("GaveUp", {"auto": True}, other))
             if other == chain.defender:
                 top = state.areas[chain.defender][chain.column].top
@@ -809,11 +832,13 @@ class Mauw(BaseGame):
                 "card": chain.card,
                 "place": chain.place,
                 "waiting": chain.waiting,
+                "attacks": chain.attacks,
             },
             "options": {
                 "covered_columns_count": state.covered_columns_count,
                 "auto_give_up": state.auto_give_up,
                 "stalemate_rounds": state.stalemate_rounds,
+                "chain_limit": state.chain_limit,
             },
             "result": res.to_json() if res is not None else None,
         }
@@ -883,6 +908,12 @@ def _holds(hand: list[str], value: str) -> bool:
     return value in hand or JOKER in hand
 
 
+def _at_limit(state: State) -> bool:
+    """The attacker has played ``chain_limit`` attack cards in this chain."""
+    limit = state.chain_limit
+    return limit is not None and state.chain.attacks >= limit  # type: ignore[union-attr]
+
+
 # --------------------------------------------------------------------------
 # Evolve handlers (one per event type)
 # --------------------------------------------------------------------------
@@ -898,6 +929,7 @@ def _dealt(_: State | None, e: Event) -> State:
         covered_columns_count=o.get("covered_columns_count", True),
         auto_give_up=o.get("auto_give_up", False),
         stalemate_rounds=o.get("stalemate_rounds", 20),
+        chain_limit=o.get("chain_limit", 6),
         phase=Phase.PLAY,
         turn=d["first"],
         turns=0,
@@ -957,6 +989,7 @@ def _played(s: State, e: Event) -> State:
             card=entry,
             place=d["place"],
             waiting=d["player"],
+            attacks=1,
         )
     return s
 
@@ -978,6 +1011,7 @@ def _continued(s: State, e: Event) -> State:
     s.hands[e.seat].remove(card)  # type: ignore[index]
     chain.card = entry_of(card, chain.value)
     chain.waiting = chain.defender
+    chain.attacks += 1
     return s
 
 

@@ -198,3 +198,42 @@ def test_auto_give_up_replies_for_a_side_without_an_identical_card():
     state = then(seat1_lone_3g(hands), when(seat1_lone_3g(hands), 0, ATTACK))
     state = then(state, when(state, 1, {"type": "defend", "card": "6G"}))
     assert GAME.legal_actions(state, 0) == [{"type": "give_up"}]
+
+
+def test_a_chain_that_would_recycle_its_own_cards_forever_stops_at_the_chain_limit():
+    """Ours (option chain_limit, default 6): with both piles empty a defence's two cards are reshuffled and drawn straight back — the attacker gets at most 6 attack cards."""
+    hands = [["6G", "6G", "2Y", "2Y"], ["3G", "6G", "1R", "1R"]]
+    state = given(deal(hands, draw=["4B"], first=1), reinforced(1, "3G", 0, "4B", 0))
+    state = then(state, when(state, 0, ATTACK))
+    attacks, replies = 1, 0
+    while True:
+        seat = next(iter(GAME.awaiting(state)))
+        legal = GAME.legal_actions(state, seat)
+        reply = [a for a in legal if a["type"] != "give_up"]
+        if not reply:
+            break
+        state = then(state, when(state, seat, reply[0], seed=replies))
+        replies += 1
+        attacks += reply[0]["type"] == "continue"
+        assert replies < 50, "endless chain"
+    view = GAME.view(state, None)
+    assert (attacks, view["chain"]["attacks"], seat) == (6, 6, 0)
+    assert view["draw_count"] + view["discard_count"] <= 2  # the same 6G went round and round
+    assert legal == [{"type": "give_up"}]
+    assert refused(state, 0, {"type": "continue", "card": "6G"}).code == "chain_limit"
+    after = then(state, when(state, 0, {"type": "give_up"}))
+    assert column(after, 1, 0) == ["3G"]
+    # The piles are empty and a hand is short: the turn's end is the game's end (§Fin).
+    assert GAME.result(after).detail["ending"] == "cannot_refill"
+
+
+def test_the_chain_limit_can_be_lifted_or_lowered():
+    """Option chain_limit: null lifts it; 1 forbids any continuation."""
+    state = seat1_lone_3g(chain_limit=1)
+    state = then(state, when(state, 0, ATTACK))
+    state = then(state, when(state, 1, {"type": "defend", "card": "6G"}))
+    assert GAME.legal_actions(state, 0) == [{"type": "give_up"}]
+    state = seat1_lone_3g(chain_limit=None)
+    state = then(state, when(state, 0, ATTACK))
+    state = then(state, when(state, 1, {"type": "defend", "card": "6G"}))
+    assert {"type": "continue", "card": "JOKER"} in GAME.legal_actions(state, 0)

@@ -44,6 +44,7 @@ def options_for(seed: int) -> dict:
         "auto_give_up": seed % 2 == 1,
         "covered_columns_count": seed % 3 != 2,
         "stalemate_rounds": 20 if seed % 5 else 8,
+        "chain_limit": (6, None, 2)[seed % 3],
     }
 
 

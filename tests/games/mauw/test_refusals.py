@@ -98,4 +98,9 @@ def test_every_refusal_code_is_reachable():
     assert "column_blocked" not in codes
     blocked = then(position(), when(position(), 0, {"type": "play", "card": "SPIRIT", "player": 1, "column": 1}))
     codes.append(refused(blocked, 1, {"type": "play", "card": "7Y", "player": 1, "column": 1}).code)
+    limited = given(deal([["6G", "6G", "2Y", "2Y"], ["3G", "6G", "1R", "1R"]], draw=pile("4B", "7Y", "7Y"), first=1, chain_limit=1))
+    limited = then(limited, when(limited, 1, {"type": "play", "card": "3G", "player": 1, "column": 0}))
+    limited = then(limited, when(limited, 0, {"type": "play", "card": "6G", "player": 1, "column": 0, "place": 0}))
+    limited = then(limited, when(limited, 1, {"type": "defend", "card": "6G"}))
+    codes.append(refused(limited, 0, {"type": "continue", "card": "6G"}).code)
     assert sorted(codes) == sorted(REFUSAL_CODES)

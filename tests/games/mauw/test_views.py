@@ -102,7 +102,7 @@ def test_an_attack_in_progress_is_public():
     )
     state = then(state, when(state, 1, {"type": "play", "card": "8R", "player": 0, "column": 0, "place": 0}))
     chain = GAME.view(state, 0)["chain"]
-    assert chain == {"attacker": 1, "defender": 0, "column": 0, "value": "8R", "card": "8R", "place": 0, "waiting": 0}
+    assert chain == {"attacker": 1, "defender": 0, "column": 0, "value": "8R", "card": "8R", "place": 0, "waiting": 0, "attacks": 1}
     assert GAME.view(state, None)["awaiting"] == [0] and GAME.view(state, None)["phase"] == "chain"
 
 
