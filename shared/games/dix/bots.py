@@ -50,9 +50,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from shared.games.dix.cards import (
     COLOUR,
@@ -93,12 +94,11 @@ def _potential(owned: int, gap_penalty: float) -> float:
     run = 0
     best = 0.0
     for window, length in WINDOWS:
-        have = bin(window & owned).count("1")
+        have = (window & owned).bit_count()
         if have == length and length > run:
             run = length
         v = have - gap_penalty * (length - have)
-        if v > best:
-            best = v
+        best = max(best, v)
     return max(best - run, 0.0)
 
 
@@ -112,25 +112,25 @@ class Model:
     cards and the value function (see module doc)."""
 
     __slots__ = (
-        "view",
-        "me",
-        "players",
-        "owned",
-        "wild",
-        "jokers",
-        "cards",
-        "tokens",
-        "consolation",
-        "cap",
-        "cons_value",
-        "bonus",
-        "frac",
-        "lam",
-        "unseen",
-        "deck_size",
-        "collection",
-        "p",
         "_base",
+        "bonus",
+        "cap",
+        "cards",
+        "collection",
+        "cons_value",
+        "consolation",
+        "deck_size",
+        "frac",
+        "jokers",
+        "lam",
+        "me",
+        "owned",
+        "p",
+        "players",
+        "tokens",
+        "unseen",
+        "view",
+        "wild",
     )
 
     def __init__(self, view: Mapping[str, Any], seat: int | None = None, params: Params = HEURISTIC) -> None:
@@ -374,7 +374,7 @@ class Turn:
                 if k <= 0:
                     continue
             n += k
-            nums, t, cur, bust = self.after(numbers, total, currency, card)
+            nums, _, cur, bust = self.after(numbers, total, currency, card)
             if bust is not None:
                 ev += k * bust
             elif KIND[card] in (Kind.NUMBER, Kind.CURRENCY):
@@ -555,7 +555,7 @@ def _future_cards(m: Model, rng: random.Random) -> list[str]:
     if not pool:
         return []
     # roughly: the deck left, shared among the players, about half of it kept
-    k = int(round(len(pool) / max(m.players, 1) * 0.5))
+    k = round(len(pool) / max(m.players, 1) * 0.5)
     return rng.sample(pool, min(k, len(pool)))
 
 

@@ -75,13 +75,21 @@ result is the score and counts as a win at 25 points or more (option).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, places_from, require_type
+from shared.engine import (
+    BAD_ACTION,
+    BaseGame,
+    IllegalAction,
+    Result,
+    places_from,
+    require_type,
+)
 from shared.events import Event
 from shared.games.dix.cards import (
     ALL_CODES,
@@ -156,7 +164,7 @@ class Options(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _start_within_cap(self) -> "Options":
+    def _start_within_cap(self) -> Options:
         if self.starting_tokens > self.token_cap:
             raise ValueError("starting_tokens may not exceed token_cap")
         return self

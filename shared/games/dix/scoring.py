@@ -24,9 +24,9 @@ optimiser.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations, product
-from typing import Iterable
 
 from shared.games.dix.cards import COLOUR, COLOUR_INDEX, COLOURS, KIND, NUMBER, Kind
 
@@ -40,7 +40,7 @@ WINDOWS: tuple[tuple[int, int], ...] = tuple(
     )
 )
 # Check the table once: mask of [a, b] has bits a-1..b-1.
-assert all(bin(m).count("1") == n for m, n in WINDOWS)
+assert all(m.bit_count() == n for m, n in WINDOWS)
 
 
 def _bits(mask: int) -> list[int]:
@@ -69,21 +69,21 @@ def colour_options(owned: int, wild: int, jokers: int, bonus: int) -> tuple[tupl
     best: dict[int, int] = {}
     for window, length in WINDOWS:
         missing = window & ~owned
-        need = bin(missing).count("1") - wild
+        need = missing.bit_count() - wild
         points = length + (bonus if length == 9 else 0)
         if need <= 0:
             if best.get(0, -1) < points:
                 best[0] = points
             continue
         usable = missing & jokers
-        if bin(usable).count("1") < need:
+        if usable.bit_count() < need:
             continue
         for used in _subsets_of_size(usable, need):
             if best.get(used, -1) < points:
                 best[used] = points
     best.setdefault(0, 0)
     # Drop options dominated by one using a subset of its jokers.
-    items = sorted(best.items(), key=lambda kv: (bin(kv[0]).count("1"), -kv[1]))
+    items = sorted(best.items(), key=lambda kv: (kv[0].bit_count(), -kv[1]))
     kept: list[tuple[int, int]] = []
     for used, points in items:
         if any(p >= points and (u & used) == u for p, u in kept):

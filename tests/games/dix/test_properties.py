@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import random
+import re
 from collections import Counter
 
 import pytest
