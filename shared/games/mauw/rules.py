@@ -528,6 +528,7 @@ class Mauw(BaseGame):
         spirit = SPIRIT in cards
         own = state.areas[seat]
         attack_spots: list[int] | None = None
+        by_colour: dict[str, list[tuple[str, str | None]]] = {}
         for owner, area in enumerate(state.areas):
             mine = owner == seat
             for column, col in enumerate(area):
@@ -572,9 +573,12 @@ class Mauw(BaseGame):
                         attack_spots = places(own)
                     spots = attack_spots
                 # association or attack: Warriors of the top's colour
-                matching: list[tuple[str, str | None]] = [(w, None) for w in warriors if COLOUR[w] == colour]
-                if joker:
-                    matching.extend((JOKER, w) for w in BY_COLOUR[colour])
+                matching = by_colour.get(colour)
+                if matching is None:
+                    matching = [(w, None) for w in warriors if COLOUR[w] == colour]
+                    if joker:
+                        matching.extend((JOKER, w) for w in BY_COLOUR[colour])
+                    by_colour[colour] = matching
                 for card, as_ in matching:
                     action: dict[str, Any] = {"type": "play", "card": card, "player": owner, "column": column}
                     if as_ is not None:
