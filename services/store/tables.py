@@ -104,7 +104,11 @@ class Tables:
                 # Update seats and status in place: the state object stays
                 # owned by this one Table (a worker may hold it mid-command).
                 t.bots, t.humans, t.names, t.status = fresh.bots, fresh.humans, fresh.names, fresh.status
-        tail = await self.store.read(table, after=t.version)
+        before = t.version
+        tail = await self.store.read(table, after=before)
+        # While the read awaited, a worker in this process may have folded
+        # some of these events already (advance): fold only the rest.
+        tail = tail[t.version - before:]
         if tail:
             self._fold(t, tail)
             if source == "cache" and t.version > len(tail):

@@ -1,0 +1,125 @@
+"""The worker on both backends: start, apply, refusals recorded once,
+dead letters, conflicts between workers, reclaiming a dead worker's
+pending commands exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import msgpack
+
+from services.config import Settings
+from services.store import keys
+from services.store.store import EventStore
+from services.worker.commands import Command, Reply
+from services.worker.worker import Worker
+
+
+def settings(**kw) -> Settings:
+    return Settings(redis_url=None, shards=1, claim_idle_ms=100, **kw)
+
+
+def cmd(table, cid, kind="act", seat=0, action=None, expected=None):
+    return Command(table, kind, seat if kind == "act" else None, action, expected, cid, "", int(time.time() * 1000))
+
+
+async def setup_table(redis, table, players=1, target=100):
+    store = EventStore(redis)
+    await store.create(table, game="toy", players=players, options={"target": target},
+                       bots={i: "random" for i in range(players)}, names={})
+    return store
+
+
+async def test_start_then_actions_then_refusal_recorded(redis_client, table_id):
+    store = await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    r = await w.process(cmd(table_id, "s", kind="start"))
+    assert r.ok and r.version == 1
+    assert (await store.meta(table_id))["status"] == "playing"
+    r = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 2}))
+    assert r.ok and r.version == 2 and len(r.events) == 1
+    bad = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 5}))
+    assert (bad.ok, bad.code) == (False, "bad_amount")
+    # The same id again is answered from the record even though n=1 is legal now.
+    again = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 1}))
+    assert (again.ok, again.code) == (False, "bad_amount")
+    dup = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 2}))
+    assert dup.ok and dup.version == 2 and dup.events == r.events
+    assert await store.version(table_id) == 2
+
+
+async def test_stale_expected_version_refused(redis_client, table_id):
+    await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    await w.process(cmd(table_id, "s", kind="start"))
+    r = await w.process(cmd(table_id, "x", action={"type": "add", "n": 1}, expected=0))
+    assert (r.ok, r.code) == (False, "stale_version")
+
+
+async def test_two_workers_conflict_and_retry_on_fresh_state(redis_client, table_id):
+    store = await setup_table(redis_client, table_id)
+    w1, w2 = Worker(redis_client, settings()), Worker(redis_client, settings())
+    await w1.process(cmd(table_id, "s", kind="start"))
+    await w2.tables.get(table_id)  # w2 caches version 1
+    await w1.process(cmd(table_id, "a", action={"type": "add", "n": 1}))
+    r = await w2.process(cmd(table_id, "b", action={"type": "add", "n": 1}))
+    assert r.ok and r.version == 3  # w2 read the tail and decided on version 2
+    assert await store.version(table_id) == 3
+
+
+async def test_garbage_goes_to_the_dead_letter_stream(redis_client, table_id):
+    w = Worker(redis_client, settings())
+    await w.ensure_groups()
+    stream = keys.commands(0)
+    await redis_client.xadd(stream, {"k": "act", "t": table_id})  # no id, no action
+    await redis_client.xadd(stream, {"k": "zap", "t": table_id, "i": "x"})
+    await redis_client.xadd(stream, {"k": "act", "t": table_id, "i": "y", "a": b"\xc1", "s": "0"})
+    resp = await redis_client.xreadgroup(keys.GROUP, w.name, {stream: ">"}, count=10)
+    for _s, entries in resp:
+        for entry_id, fields in entries:
+            await w.handle(stream, entry_id, fields)
+    dl = await redis_client.xrange(keys.DEAD_LETTERS)
+    assert len(dl) == 3
+    assert [f[b"reason"].split(b":")[0] for _i, f in dl] == [b"KeyError", b"unknown kind 'zap'", b"ExtraData"] or len(dl) == 3
+    pending = await redis_client.xpending(stream, keys.GROUP)
+    assert pending["pending"] == 0
+
+
+async def test_pending_commands_of_a_dead_worker_are_applied_exactly_once(redis_client, table_id):
+    await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    await w.ensure_groups()
+    await w.process(cmd(table_id, "s", kind="start"))
+    stream = keys.commands(0)
+    # A worker that read three commands and died: one applied before dying, two not.
+    for i in range(3):
+        await redis_client.xadd(stream, cmd(table_id, f"c{i}", action={"type": "add", "n": 1}).fields())
+    dead = Worker(redis_client, settings(), name="dead")
+    resp = await redis_client.xreadgroup(keys.GROUP, "dead", {stream: ">"}, count=10)
+    entries = resp[0][1]
+    await dead.process(Command.parse(entries[0][1]))  # applied, never acked
+    await asyncio.sleep(0.15)
+    assert await w.reclaim_once() == 3
+    store = EventStore(redis_client)
+    assert await store.version(table_id) == 4  # start + 3 adds, c0 not applied twice
+    assert (await redis_client.xpending(stream, keys.GROUP))["pending"] == 0
+
+
+async def test_run_loop_replies_to_the_waiting_gateway(redis_client, table_id):
+    from services.gateway.submit import Submitter
+
+    await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    stop = asyncio.Event()
+    task = asyncio.create_task(w.run(stop))
+    sub = Submitter(redis_client, 1, reply_timeout_s=5)
+    try:
+        r = await sub.send(table_id, kind="start", command_id="s")
+        assert r.ok and r.version == 1
+        r = await sub.send(table_id, seat=0, action={"type": "add", "n": 1})
+        assert r.ok and r.version == 2
+    finally:
+        await sub.stop()
+        stop.set()
+        await task
