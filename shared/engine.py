@@ -113,6 +113,9 @@ def places_from(keys: Sequence[Any], *, lower_wins: bool) -> tuple[int, ...]:
 #: A bot strategy: (view, legal_actions, rng) -> action.  It sees only what
 #: its seat sees.  It may return None only to decline an optional
 #: out-of-turn move (a call-out, a defence); a seat whose turn it is must act.
+#: A strategy may also take a keyword ``feed``: its seat's redacted events so
+#: far (what it saw happen, for memory the views do not keep); the bot
+#: runner passes it only to strategies whose signature names it.
 Strategy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], "dict | None"]
 
 

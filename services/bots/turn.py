@@ -9,9 +9,12 @@ dropped (``stale``) and never applied twice.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 import random
 import time
+from functools import cache
 
 from services import metrics
 from services.gateway.submit import Submitter
@@ -19,6 +22,17 @@ from services.store.tables import Tables
 from shared.engine import IllegalAction
 
 log = logging.getLogger("tapis.bots")
+
+
+@cache
+def wants_feed(strategy) -> bool:
+    """True when a strategy takes the optional ``feed`` keyword (its seat's
+    redacted events: what that seat saw happen, e.g. Maudix's gathered
+    tricks, which views may not show again)."""
+    try:
+        return "feed" in inspect.signature(strategy).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int, version: int,
@@ -44,8 +58,14 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
         metrics.BOT_TURNS.labels(game.name, "stale").inc()
         return "stale"
     strategy = game.strategies.get(strategy_name) or game.strategies["random"]
+    kwargs = {}
+    if wants_feed(strategy):
+        events = await tables.store.read(table, until=version)
+        kwargs["feed"] = [r for e in events if (r := game.redact(e, seat)) is not None]
     t0 = time.perf_counter()
-    action = strategy(view, legal, rng)
+    # In a thread: a Monte Carlo or word-vector bot must not stall the
+    # event loop of an all-in-one `tapis serve`.
+    action = await asyncio.to_thread(strategy, view, legal, rng, **kwargs)
     metrics.BOT_DECISION.labels(game.name, strategy_name).observe(time.perf_counter() - t0)
     if action is None:
         metrics.BOT_TURNS.labels(game.name, "declined").inc()

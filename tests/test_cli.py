@@ -1,0 +1,77 @@
+"""The `tapis` command: demo on an embedded service, replay from real
+Redis, clear errors for missing settings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from services.cli import app
+from tests.conftest import REAL_REDIS_URL, real_redis_available
+
+runner = CliRunner()
+
+
+def test_demo_embedded_plays_every_table_and_reports_throughput():
+    res = runner.invoke(app, ["demo", "--game", "maumau", "--tables", "3", "--players", "3", "--embedded"])
+    assert res.exit_code == 0, res.output
+    assert "3/3 tables finished" in res.output
+    assert "games/s" in res.output
+
+
+def test_demo_without_a_server_says_how_to_start_one():
+    res = runner.invoke(app, ["demo", "--url", "http://127.0.0.1:9", "--tables", "1"])
+    assert res.exit_code == 1
+    assert "tapis serve" in res.output
+
+
+def test_demo_unknown_game_is_refused_with_the_code():
+    res = runner.invoke(app, ["demo", "--game", "chess", "--tables", "1", "--embedded"])
+    assert res.exit_code == 1
+    assert "unknown_game" in res.output
+
+
+@pytest.mark.parametrize("cmd", [["gateway"], ["worker"], ["replay", "abc"]])
+def test_roles_that_need_redis_say_so(cmd, monkeypatch):
+    monkeypatch.delenv("TAPIS_REDIS_URL", raising=False)
+    res = runner.invoke(app, cmd)
+    assert res.exit_code == 2
+    assert "TAPIS_REDIS_URL" in res.output
+
+
+@pytest.mark.redis
+async def test_replay_prints_the_scores_the_service_computed(capsys):
+    if not real_redis_available():
+        pytest.skip("no Redis")
+    import asyncio
+
+    import httpx
+    from redis.asyncio import Redis
+
+    from services.cli import build_serve_app
+    from services.config import Settings
+    from services.replay import replay_table
+
+    redis = Redis.from_url(REAL_REDIS_URL)
+    await redis.flushdb()
+    settings = Settings(redis_url=REAL_REDIS_URL, shards=2, snapshot_every=16)
+    app_ = build_serve_app(settings, redis=redis)
+    async with app_.router.lifespan_context(app_):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app_), base_url="http://t") as c:
+            tid = (await c.post("/tables", json={"game": "maumau", "players": 3,
+                                                  "bots": {"0": "heuristic", "1": "random", "2": "random"}})).json()["id"]
+            for _ in range(600):
+                info = (await c.get(f"/tables/{tid}")).json()
+                if info["status"] == "finished":
+                    break
+                await asyncio.sleep(0.05)
+    capsys.readouterr()
+    code = await replay_table(settings, tid)
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["result"] == info["result"] and out["version"] == info["version"]
+    assert out["snapshot"]["matches_replay"] is True
+    await redis.flushdb()
+    await redis.aclose()
