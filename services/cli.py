@@ -222,6 +222,27 @@ def replay(
     raise typer.Exit(asyncio.run(replay_table(settings, table)))
 
 
+@app.command()
+def exporter(
+    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    host: str = typer.Option("127.0.0.1", help="Address to serve /metrics on."),
+    port: int = typer.Option(9103, help="Port to serve /metrics on."),
+    shards: Optional[int] = typer.Option(None, help="Command shards (default TAPIS_SHARDS)."),
+    alive_s: float = typer.Option(30.0, min=1.0, help="A worker consumer seen within this many seconds is alive."),
+    log_level: str = typer.Option("info", help="Log level."),
+) -> None:
+    """Stream and consumer-group metrics (lag, pending, oldest pending age,
+    dead letters, live workers) read from Redis at each scrape."""
+    from services.exporter import run_exporter
+
+    _logging(log_level)
+    settings = _settings(redis, shards)
+    if settings.redis_url is None:
+        typer.echo("tapis exporter needs --redis or TAPIS_REDIS_URL", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(run_exporter(settings, host=host, port=port, alive_s=alive_s))
+
+
 def main() -> None:  # pragma: no cover
     app()
 

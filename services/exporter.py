@@ -1,0 +1,276 @@
+"""The stream exporter role (``tapis exporter``): command-stream and
+consumer-group metrics read from Redis at each Prometheus scrape.
+
+The workers count what they do themselves (``tapis_actions_applied_total``,
+``tapis_commands_reclaimed_total``, ``tapis_dead_letters_total``...); what
+no single worker can see — how long each command stream is, how far the
+consumer group ``workers`` is behind, how old the oldest unacknowledged
+command is, how many worker consumers are alive — is read here from Redis
+by a :class:`StreamCollector` (a prometheus_client custom collector), once
+per scrape, in two pipelined round trips whatever the number of shards.
+
+Metrics (gauges; ``shard`` is the command shard number, ``0..shards-1``):
+
+======================================  ===================================================
+``tapis_command_stream_length``         XLEN ``tapis:commands:<shard>`` (entries, acked or not)
+``tapis_consumer_group_lag``            entries not yet delivered to any worker (XINFO GROUPS
+                                        ``lag``; counted with XRANGE, capped, when Redis cannot
+                                        tell after a trim)
+``tapis_consumer_group_pending``        delivered, not yet acknowledged (XPENDING summary)
+``tapis_consumer_group_consumers``      consumers registered in the group (dead ones included)
+``tapis_oldest_pending_age_seconds``    now − submission time of the oldest pending command
+                                        (its stream id), 0 when none is pending
+``tapis_oldest_pending_idle_seconds``   time since that command was last delivered to a worker
+``tapis_oldest_pending_deliveries``     how many times it was delivered (> 1: reclaimed)
+``tapis_deadletter_stream_length``      XLEN ``tapis:deadletters``
+``tapis_worker_consumers_alive``        distinct consumer names, over all shards, seen by
+                                        Redis within ``alive_s`` (see note)
+``tapis_exporter_redis_up``             1 when the last collection reached Redis, else 0
+``tapis_exporter_collect_seconds``      how long the last collection took
+======================================  ===================================================
+
+Note on liveness: Redis ≥ 7.2 refreshes a consumer's ``idle`` at every
+read attempt (the workers block 1 s in XREADGROUP, so a live worker is
+never idle for long); Redis 7.0 only when entries are delivered, so on an
+idle 7.0 system live workers age too.  The alert ``TapisNoWorkerAlive``
+therefore also requires commands waiting (lag or pending > 0), and the
+scrape targets' ``up`` series are the other signal (deploy/prometheus).
+
+Every figure is read with ``TIME`` from Redis as "now", so the exporter's
+own clock does not matter.  Only single-key commands are used, so the
+exporter runs unchanged against a Redis Cluster (``TAPIS_CLUSTER=true``).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from services.config import Settings
+from services.store import keys
+
+log = logging.getLogger("tapis.exporter")
+
+#: Lag is counted with XRANGE (up to this many entries) when Redis reports
+#: it as unknown (entries deleted or trimmed between the group's position
+#: and the end of the stream).
+LAG_COUNT_CAP = 10_000
+
+_SPECS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "tapis_command_stream_length": ("Entries in the command stream tapis:commands:<shard> (XLEN).", ("shard",)),
+    "tapis_consumer_group_lag": (
+        "Commands in the stream not yet delivered to any worker of the group (XINFO GROUPS lag).", ("shard",)),
+    "tapis_consumer_group_pending": (
+        "Commands delivered to a worker and not yet acknowledged (XPENDING).", ("shard",)),
+    "tapis_consumer_group_consumers": (
+        "Consumers registered in the group 'workers', live or dead (XINFO GROUPS).", ("shard",)),
+    "tapis_oldest_pending_age_seconds": (
+        "Seconds since the oldest pending command was submitted (its stream id); 0 when none is pending.",
+        ("shard",)),
+    "tapis_oldest_pending_idle_seconds": (
+        "Seconds since the oldest pending command was last delivered to a worker; 0 when none is pending.",
+        ("shard",)),
+    "tapis_oldest_pending_deliveries": (
+        "Times the oldest pending command was delivered (more than 1: reclaimed from a worker).", ("shard",)),
+    "tapis_deadletter_stream_length": ("Entries in the dead-letter stream tapis:deadletters (XLEN).", ()),
+    "tapis_worker_consumers_alive": (
+        "Distinct worker consumers seen by Redis within the exporter's alive window (XINFO CONSUMERS idle).", ()),
+    "tapis_exporter_redis_up": ("1 when the exporter's last collection reached Redis, else 0.", ()),
+    "tapis_exporter_collect_seconds": ("Duration of the exporter's last collection from Redis.", ()),
+}
+
+#: The names of every metric :class:`StreamCollector` exports.
+METRIC_NAMES: tuple[str, ...] = tuple(_SPECS)
+
+
+def _s(v: Any) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def _id_ms(entry_id: Any) -> int:
+    """The millisecond part of a stream id ``b"1700000000000-3"``."""
+    return int(_s(entry_id).split("-", 1)[0])
+
+
+class StreamCollector(Collector):
+    """A prometheus_client collector reading the command streams, the
+    consumer group ``workers`` and the dead-letter stream at each scrape.
+
+    ``redis``: a *synchronous* client (``redis.Redis``, ``redis.cluster.
+    RedisCluster`` or ``fakeredis.FakeRedis``); ``shards``: the number of
+    command streams (``TAPIS_SHARDS``); ``alive_s``: a consumer seen by
+    Redis within this many seconds counts as alive.  ``collect`` never
+    raises: when Redis cannot be read it yields ``tapis_exporter_redis_up
+    0`` and nothing else.
+    """
+
+    def __init__(self, redis: Any, shards: int, *, alive_s: float = 30.0, group: str = keys.GROUP) -> None:
+        if shards < 1:
+            raise ValueError("shards must be >= 1")
+        self.redis = redis
+        self.shards = shards
+        self.alive_ms = int(alive_s * 1000)
+        self.group = group
+
+    def describe(self) -> Iterable[GaugeMetricFamily]:
+        """The metric families (without samples), so that registering the
+        collector does not touch Redis."""
+        return [self._family(name) for name in METRIC_NAMES]
+
+    @staticmethod
+    def _family(name: str) -> GaugeMetricFamily:
+        doc, labels = _SPECS[name]
+        return GaugeMetricFamily(name, doc, labels=list(labels) if labels else None)
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        """Read Redis and yield the gauges listed in the module doc."""
+        t0 = time.perf_counter()
+        up = self._family("tapis_exporter_redis_up")
+        took = self._family("tapis_exporter_collect_seconds")
+        try:
+            families = self.read()
+        except Exception as exc:  # a scrape must answer even when Redis is down
+            log.warning("cannot read Redis: %s", exc)
+            up.add_metric([], 0.0)
+            took.add_metric([], time.perf_counter() - t0)
+            yield up
+            yield took
+            return
+        yield from families
+        up.add_metric([], 1.0)
+        took.add_metric([], time.perf_counter() - t0)
+        yield up
+        yield took
+
+    def read(self) -> list[GaugeMetricFamily]:
+        """One collection: the stream and group families with their
+        samples.  Raises the client's error when Redis cannot be reached."""
+        r = self.redis
+        streams = [keys.commands(s) for s in range(self.shards)]
+        pipe = r.pipeline(transaction=False)
+        pipe.time()
+        pipe.xlen(keys.DEAD_LETTERS)
+        for stream in streams:
+            pipe.xlen(stream)
+            pipe.xinfo_groups(stream)
+            pipe.xpending(stream, self.group)
+            pipe.xinfo_consumers(stream, self.group)
+        res = pipe.execute(raise_on_error=False)
+        for v in res[:2]:
+            if isinstance(v, Exception):
+                raise v
+        sec, usec = res[0]
+        now_ms = int(sec) * 1000 + int(usec) // 1000
+        deadletters = int(res[1])
+
+        fam = {name: self._family(name) for name in METRIC_NAMES[:-2]}
+        alive: set[str] = set()
+        follow_up: list[tuple[str, str, Any]] = []  # (what, shard, argument)
+        for i, stream in enumerate(streams):
+            shard = str(i)
+            length, groups, pending, consumers = res[2 + 4 * i: 6 + 4 * i]
+            fam["tapis_command_stream_length"].add_metric([shard], 0 if isinstance(length, Exception) else int(length))
+            group = None
+            if not isinstance(groups, Exception):
+                group = next((g for g in groups if _s(g.get("name")) == self.group), None)
+            if group is None:  # no stream or no group yet: workers never started on it
+                continue
+            fam["tapis_consumer_group_consumers"].add_metric([shard], int(group.get("consumers") or 0))
+            lag = group.get("lag")
+            if lag is not None:
+                fam["tapis_consumer_group_lag"].add_metric([shard], int(lag))
+            else:
+                follow_up.append(("lag", shard, group.get("last-delivered-id") or "0-0"))
+            n_pending = 0 if isinstance(pending, Exception) else int(pending.get("pending") or 0)
+            fam["tapis_consumer_group_pending"].add_metric([shard], n_pending)
+            if n_pending:
+                fam["tapis_oldest_pending_age_seconds"].add_metric(
+                    [shard], max(0, now_ms - _id_ms(pending["min"])) / 1000)
+                follow_up.append(("oldest", shard, None))
+            else:
+                for name in ("tapis_oldest_pending_age_seconds", "tapis_oldest_pending_idle_seconds",
+                             "tapis_oldest_pending_deliveries"):
+                    fam[name].add_metric([shard], 0)
+            if not isinstance(consumers, Exception):
+                for c in consumers:
+                    if int(c.get("idle") or 0) <= self.alive_ms:
+                        alive.add(_s(c.get("name")))
+
+        if follow_up:
+            pipe = r.pipeline(transaction=False)
+            for what, shard, arg in follow_up:
+                stream = keys.commands(int(shard))
+                if what == "lag":
+                    pipe.xrange(stream, min="(" + _s(arg), max="+", count=LAG_COUNT_CAP)
+                else:
+                    pipe.xpending_range(stream, self.group, min="-", max="+", count=1)
+            for (what, shard, _arg), v in zip(follow_up, pipe.execute(raise_on_error=False), strict=True):
+                if isinstance(v, Exception):
+                    continue
+                if what == "lag":
+                    fam["tapis_consumer_group_lag"].add_metric([shard], len(v))
+                elif v:
+                    fam["tapis_oldest_pending_idle_seconds"].add_metric([shard], int(v[0]["time_since_delivered"]) / 1000)
+                    fam["tapis_oldest_pending_deliveries"].add_metric([shard], int(v[0]["times_delivered"]))
+
+        fam["tapis_deadletter_stream_length"].add_metric([], deadletters)
+        fam["tapis_worker_consumers_alive"].add_metric([], len(alive))
+        return list(fam.values())
+
+
+def make_sync_redis(settings: Settings) -> Any:
+    """A synchronous Redis client for the exporter (cluster when
+    ``settings.cluster``), with short timeouts so that a scrape never hangs
+    on a dead server.  Raises ``ValueError`` without ``settings.redis_url``."""
+    if settings.redis_url is None:
+        raise ValueError("the exporter needs a Redis URL (TAPIS_REDIS_URL or --redis)")
+    opts = {"socket_timeout": 3.0, "socket_connect_timeout": 2.0}
+    if settings.cluster:
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url(settings.redis_url, **opts)
+    from redis import Redis
+
+    return Redis.from_url(settings.redis_url, **opts)
+
+
+def build_registry(redis: Any, shards: int, *, alive_s: float = 30.0) -> CollectorRegistry:
+    """A registry holding only a :class:`StreamCollector` over ``redis``."""
+    registry = CollectorRegistry()
+    registry.register(StreamCollector(redis, shards, alive_s=alive_s))
+    return registry
+
+
+def run_exporter(settings: Settings, *, host: str, port: int, alive_s: float = 30.0,
+                 stop: threading.Event | None = None) -> int:
+    """Serve the exporter's metrics over HTTP on ``host:port`` (every path
+    answers with the Prometheus text format) until SIGINT/SIGTERM or
+    ``stop`` is set; returns the exit code (0)."""
+    redis = make_sync_redis(settings)
+    registry = build_registry(redis, settings.shards, alive_s=alive_s)
+    server, thread = start_http_server(port, addr=host, registry=registry)
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+    log.info("exporter on http://%s:%d/metrics reading %d command shards", host, port, settings.shards)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+        redis.close()
+    return 0
+
+
+__all__ = ["StreamCollector", "METRIC_NAMES", "LAG_COUNT_CAP", "build_registry", "make_sync_redis", "run_exporter"]
