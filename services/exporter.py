@@ -137,7 +137,7 @@ class StreamCollector(Collector):
         took = self._family("tapis_exporter_collect_seconds")
         try:
             families = self.read()
-        except Exception as exc:  # a scrape must answer even when Redis is down
+        except Exception as exc:  # noqa: BLE001 -- a scrape must answer even when Redis is down
             log.warning("cannot read Redis: %s", exc)
             up.add_metric([], 0.0)
             took.add_metric([], time.perf_counter() - t0)
@@ -218,7 +218,8 @@ class StreamCollector(Collector):
                 if what == "lag":
                     fam["tapis_consumer_group_lag"].add_metric([shard], len(v))
                 elif v:
-                    fam["tapis_oldest_pending_idle_seconds"].add_metric([shard], int(v[0]["time_since_delivered"]) / 1000)
+                    idle_ms = int(v[0]["time_since_delivered"])
+                    fam["tapis_oldest_pending_idle_seconds"].add_metric([shard], idle_ms / 1000)
                     fam["tapis_oldest_pending_deliveries"].add_metric([shard], int(v[0]["times_delivered"]))
 
         fam["tapis_deadletter_stream_length"].add_metric([], deadletters)
@@ -232,7 +233,12 @@ def make_sync_redis(settings: Settings) -> Any:
     on a dead server.  Raises ``ValueError`` without ``settings.redis_url``."""
     if settings.redis_url is None:
         raise ValueError("the exporter needs a Redis URL (TAPIS_REDIS_URL or --redis)")
-    opts = {"socket_timeout": 3.0, "socket_connect_timeout": 2.0}
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # One quick retry at most: a scrape must answer (with redis_up 0) long
+    # before Prometheus' scrape timeout, not back off for seconds.
+    opts = {"socket_timeout": 3.0, "socket_connect_timeout": 2.0, "retry": Retry(NoBackoff(), 1)}
     if settings.cluster:
         from redis.cluster import RedisCluster
 
@@ -273,4 +279,4 @@ def run_exporter(settings: Settings, *, host: str, port: int, alive_s: float = 3
     return 0
 
 
-__all__ = ["StreamCollector", "METRIC_NAMES", "LAG_COUNT_CAP", "build_registry", "make_sync_redis", "run_exporter"]
+__all__ = ["LAG_COUNT_CAP", "METRIC_NAMES", "StreamCollector", "build_registry", "make_sync_redis", "run_exporter"]

@@ -1,0 +1,1 @@
+"""Operations: exporter, alert rules, dashboard, real Prometheus."""
