@@ -1,0 +1,367 @@
+"""End-to-end: the distributed set-up as real processes on the real Redis.
+
+One ``tapis gateway``, two ``tapis worker`` and one ``tapis bots --pool
+threads`` process (fixture ``live``, database 14) serve every test of this
+module through HTTP (httpx).  Checks read the store directly: a table's log
+is the stream ``tapis:{T}:events`` whose entry ids are ``<version>-0``.
+
+Sizes: ``TAPIS_E2E_GAMES`` all-bot tables per game in
+:func:`test_every_game_plays_an_all_bot_table_to_the_end` (default 1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import time
+
+import httpx
+import pytest
+
+from shared.engine import fold
+from shared.games import get_game
+from tests.e2e import procs
+from tests.e2e.client import (
+    DECK,
+    Api,
+    assert_log_contiguous,
+    assert_problem,
+    cmd_key,
+    keep_jacks_policy,
+    log_state,
+    meta_key,
+    rank,
+)
+
+GAMES_PER_KIND = int(os.environ.get("TAPIS_E2E_GAMES", "1"))
+
+
+def turn_actions(seat_view: dict) -> list[dict]:
+    """The legal actions of a seat view, call-outs left out."""
+    return [a for a in seat_view["legal_actions"] if a["type"] != "callout"]
+
+
+def _both_tokens(api: Api, table: str) -> dict[int, str]:
+    joined = [api.join(table), api.join(table)]
+    assert sorted(j["seat"] for j in joined) == [0, 1]
+    assert [j["status"] for j in joined] == ["waiting", "playing"]
+    return {j["seat"]: j["token"] for j in joined}
+
+
+# -- 1. a person plays a seat beside two bots --------------------------------
+
+@pytest.mark.timeout(120)
+def test_person_plays_maumau_beside_two_bots_and_replay_agrees(live):
+    api = Api(live.http)
+    info = api.create("maumau", 3, bots={1: "heuristic", 2: "random"})
+    table = info["id"]
+    assert info["status"] == "waiting" and info["version"] == 0
+    assert [(s["kind"], s.get("strategy")) for s in info["seats"]] == [("free", None), ("bot", "heuristic"), ("bot", "random")]
+    joined = api.join(table)
+    assert (joined["seat"], joined["status"]) == (0, "playing")
+    token = joined["token"]
+    api.wait_started(table, token)
+
+    rng = random.Random(20240601)
+    applied: dict[str, tuple[int, int]] = {}  # command id -> (version before, version after)
+    stale = sent = 0
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, f"the game did not end in time\n{live.logs()}"
+        sv = api.view(table, token)
+        if sv["status"] == "finished":
+            break
+        assert sv["seat"] == 0 and sv["view"]["hand"] is not None
+        if not sv["legal_actions"]:
+            time.sleep(0.005)
+            continue
+        action = rng.choice(sv["legal_actions"])
+        cid = f"person-{sent}"
+        sent += 1
+        resp = api.act(table, token, action, expected=sv["version"], command_id=cid)
+        if resp.status_code == 409 and resp.json()["code"] == "stale_version":
+            stale += 1  # a bot called out meanwhile: read the view again
+            continue
+        assert resp.status_code == 200, f"{action} at v{sv['version']} refused: {resp.text}"
+        body = resp.json()
+        assert body["version"] > sv["version"]
+        assert body["events"], body
+        assert all(e["cmd"] == cid for e in body["events"])
+        assert [e["version"] for e in body["events"]] == list(range(sv["version"] + 1, body["version"] + 1))
+        applied[cid] = (sv["version"], body["version"])
+
+    assert len(applied) >= 5, f"the person applied only {len(applied)} actions"
+    final = api.table(table)
+    result = final["result"]
+    assert final["status"] == "finished" and result is not None
+    assert live.redis.hget(meta_key(table), "status") == b"finished"
+    assert len(result["scores"]) == 3 and sorted(result["places"])[0] == 1 and result["lower_wins"] is True
+    assert max(result["scores"]) >= 100  # default target_score: the game ends once a total reaches it
+
+    # The log: contiguous versions; who caused what.
+    log = assert_log_contiguous(live.redis, table)
+    assert len(log) == final["version"]
+    causes = {e.cmd for _v, e in log}
+    assert {c for c in causes if c.startswith("person-")} == set(applied)
+    bot_cmds = {c for c in causes if c.startswith("bot-")}
+    assert causes == set(applied) | bot_cmds | {f"start-{table}"}
+    bot_seats = {int(re.fullmatch(r"bot-(\d+)-(\d)", c).group(2)) for c in bot_cmds}
+    assert bot_seats == {1, 2}
+    for v, e in log:  # a bot's command id names the version it was woken for
+        if e.cmd in bot_cmds:
+            woken = int(e.cmd.split("-")[1])
+            assert woken < v, (v, e)
+    for cid, (before, after) in applied.items():
+        assert live.redis.get(cmd_key(table, cid)) == f"ok {before + 1} {after}".encode()
+        assert [v for v, e in log if e.cmd == cid] == list(range(before + 1, after + 1))
+
+    # `tapis replay` folds the whole log and prints what the API served.
+    done = procs.run_tapis(["replay", table, "--redis", procs.REDIS_URL])
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["table"], out["game"], out["status"], out["version"]) == (table, "maumau", "finished", final["version"])
+    assert out["result"]["scores"] == result["scores"]
+    assert out["result"]["places"] == result["places"]
+    assert out["result"] == result
+    assert out["snapshot"]["matches_replay"] is True  # > 64 events: a worker wrote a snapshot
+
+    # Decisions by both worker processes, bot turns in the bots process.
+    applied_by = [procs.metric(procs.scrape(p), "tapis_actions_applied_total", game="maumau") for p in live.worker_metrics]
+    assert all(n > 0 for n in applied_by), f"applied per worker: {applied_by}"
+    assert sum(applied_by) >= len(applied) + len(bot_cmds)
+    bot_turns = procs.metric(procs.scrape(live.bots_metrics), "tapis_bot_turns_total", game="maumau", outcome="submitted")
+    assert bot_turns >= len(bot_cmds)
+
+
+# -- 2. bad input ------------------------------------------------------------
+
+@pytest.mark.timeout(120)
+def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
+    api, r, http = Api(live.http), live.redis, live.http
+    table = api.create("maumau", 2, options={"hand_size": 15})["id"]
+    tokens = _both_tokens(api, table)
+    api.wait_started(table, tokens[0])
+    n = 0
+
+    def refused(send, status: int, code: str, *, reaches_worker: bool) -> dict:
+        """Send one bad request; assert the problem and that nothing changed."""
+        nonlocal n
+        n += 1
+        cid = f"bad-{n}"
+        before = log_state(r, http, table)
+        body = assert_problem(send(cid), status, code)
+        after = log_state(r, http, table)
+        assert (after.meta_version, after.served_version) == (before.meta_version, before.served_version)
+        assert after.entries == before.entries
+        if reaches_worker:  # refused by the worker: recorded once under its command id
+            assert after.commands_submitted == before.commands_submitted + 1
+            assert r.get(cmd_key(table, cid)).decode().startswith(f"err {code} ")
+        else:  # refused at the gateway: no command was submitted
+            assert after.commands_submitted == before.commands_submitted
+            assert r.get(cmd_key(table, cid)) is None
+        return body
+
+    sv = api.view(table, tokens[0])
+    turn = sv["view"]["turn"]
+    other = 1 - turn
+    version = sv["version"]
+    legal = turn_actions(api.view(table, tokens[turn]))
+
+    refused(lambda c: api.act(table, tokens[other], {"type": "draw"}, command_id=c), 409, "not_your_turn",
+            reaches_worker=True)
+    refused(lambda c: api.act(table, tokens[turn], legal[0], expected=version - 1, command_id=c), 409,
+            "stale_version", reaches_worker=True)
+    refused(lambda c: http.post(f"/tables/{table}/actions", content=b'{"action": {"type": "draw"}, "command_id": "x',
+                                headers={"Authorization": f"Bearer {tokens[turn]}", "content-type": "application/json"}),
+            400, "malformed_json", reaches_worker=False)
+    refused(lambda c: api.act(table, "not-a-seat-token", legal[0], command_id=c), 403, "bad_token",
+            reaches_worker=False)
+    body = refused(lambda c: api.act(table, None, legal[0], command_id=c), 401, "missing_token", reaches_worker=False)
+    assert body["status"] == 401
+    resp = http.post(f"/tables/{table}/actions", json={"action": legal[0]}, headers={"Authorization": "Basic eDp5"})
+    assert_problem(resp, 401, "missing_token")
+    assert resp.headers["www-authenticate"] == "Bearer"
+    refused(lambda c: api.act("nosuchtable42", tokens[turn], legal[0], command_id=c), 404, "table_not_found",
+            reaches_worker=False)
+    assert_problem(http.get("/tables/nosuchtable42"), 404, "table_not_found")
+    assert_problem(http.post("/tables/nosuchtable42/join", json={}), 404, "table_not_found")
+    assert r.exists(meta_key("nosuchtable42")) == 0
+
+    def tables_stored() -> tuple[int, int]:
+        return r.zcard("tapis:lobby"), sum(1 for _k in r.scan_iter(match="tapis:{*}:meta", count=1000))
+
+    before = tables_stored()
+    assert_problem(http.post("/tables", json={"game": "chess", "players": 2}), 422, "unknown_game")
+    assert tables_stored() == before
+
+    # The game's own refusals need the right hand: play on (keeping Jacks)
+    # until each situation has come up on the seat to play.
+    rng = random.Random(7)
+    needed = {"card_not_in_hand", "card_does_not_match", "suit_wish_required", "has_playable_card"}
+    for _step in range(600):
+        if not needed:
+            break
+        turn = api.view(table, tokens[0])["view"]["turn"]
+        assert turn is not None, "the game ended before every refusal was seen"
+        sv = api.view(table, tokens[turn])
+        view, legal = sv["view"], sv["legal_actions"]
+        if view["phase"] == "play" and view["penalty"] == 0:
+            hand = view["hand"]
+            playable = {a["card"] for a in legal if a["type"] == "play"}
+            tok = tokens[turn]
+            if "card_not_in_hand" in needed:
+                absent = next(c for c in DECK if c not in hand)
+                refused(lambda c: api.act(table, tok, {"type": "play", "card": absent}, command_id=c), 422,
+                        "card_not_in_hand", reaches_worker=True)
+                needed.discard("card_not_in_hand")
+            unmatched = [c for c in hand if rank(c) != "J" and c not in playable]
+            if "card_does_not_match" in needed and unmatched:
+                refused(lambda c: api.act(table, tok, {"type": "play", "card": unmatched[0]}, command_id=c), 422,
+                        "card_does_not_match", reaches_worker=True)
+                needed.discard("card_does_not_match")
+            jacks = [c for c in hand if rank(c) == "J"]
+            if "suit_wish_required" in needed and jacks:
+                refused(lambda c: api.act(table, tok, {"type": "play", "card": jacks[0]}, command_id=c), 422,
+                        "suit_wish_required", reaches_worker=True)
+                needed.discard("suit_wish_required")
+            if "has_playable_card" in needed and playable:
+                refused(lambda c: api.act(table, tok, {"type": "draw"}, command_id=c), 422, "has_playable_card",
+                        reaches_worker=True)
+                needed.discard("has_playable_card")
+        action = keep_jacks_policy(view, legal, rng)
+        resp = api.act(table, tokens[turn], action, expected=sv["version"])
+        assert resp.status_code == 200, resp.text
+    assert not needed, f"situations never met: {needed}"
+    # The refused commands' ids never appear in the log.
+    log = assert_log_contiguous(r, table)
+    assert not [v for v, e in log if e.cmd and e.cmd.startswith("bad-")]
+
+
+# -- 3. idempotency and concurrency ------------------------------------------
+
+async def _post_all(url: str, table: str, bodies: list[dict], token: str) -> list[httpx.Response]:
+    limits = httpx.Limits(max_connections=len(bodies))
+    async with httpx.AsyncClient(base_url=url, timeout=20, limits=limits) as client:
+        headers = {"Authorization": f"Bearer {token}"}
+        return await asyncio.gather(*(client.post(f"/tables/{table}/actions", json=b, headers=headers) for b in bodies))
+
+
+@pytest.mark.timeout(60)
+def test_same_command_id_is_applied_once(live):
+    api, r = Api(live.http), live.redis
+    table = api.create("maumau", 2)["id"]
+    tokens = _both_tokens(api, table)
+    api.wait_started(table, tokens[0])
+
+    # Sent twice, one after the other.
+    turn = api.view(table, tokens[0])["view"]["turn"]
+    sv = api.view(table, tokens[turn])
+    first = api.act(table, tokens[turn], turn_actions(sv)[0], command_id="once-1")
+    assert first.status_code == 200, first.text
+    again = api.act(table, tokens[turn], turn_actions(sv)[0], command_id="once-1")
+    assert again.status_code == 200, again.text
+    assert again.json() == first.json()
+    v1 = first.json()["version"]
+    assert api.table(table)["version"] == v1
+    log = assert_log_contiguous(r, table)
+    assert [v for v, e in log if e.cmd == "once-1"] == list(range(sv["version"] + 1, v1 + 1))
+
+    # Sent six times at once (the gateway puts six commands on the stream;
+    # the two workers race on them).
+    turn = api.view(table, tokens[0])["view"]["turn"]
+    sv = api.view(table, tokens[turn])
+    before = len(assert_log_contiguous(r, table))
+    bodies = [{"action": turn_actions(sv)[0], "command_id": "once-2"}] * 6
+    resps = asyncio.run(_post_all(live.url, table, bodies, tokens[turn]))
+    assert [x.status_code for x in resps] == [200] * 6, [x.text for x in resps]
+    assert len({x.json()["version"] for x in resps}) == 1
+    v2 = resps[0].json()["version"]
+    log = assert_log_contiguous(r, table)
+    assert [v for v, e in log if e.cmd == "once-2"] == list(range(before + 1, v2 + 1)) and len(log) == v2
+    assert r.get(cmd_key(table, "once-2")) == f"ok {before + 1} {v2}".encode()
+
+
+@pytest.mark.timeout(60)
+def test_twenty_concurrent_actions_at_one_version_apply_exactly_one(live):
+    api, r = Api(live.http), live.redis
+    table = api.create("maumau", 2, options={"hand_size": 7})["id"]
+    tokens = _both_tokens(api, table)
+    api.wait_started(table, tokens[0])
+    turn = api.view(table, tokens[0])["view"]["turn"]
+    sv = api.view(table, tokens[turn])
+    version, legal = sv["version"], turn_actions(sv)
+    bodies = [{"action": legal[i % len(legal)], "expected_version": version, "command_id": f"race-{i}"}
+              for i in range(20)]
+    resps = asyncio.run(_post_all(live.url, table, bodies, tokens[turn]))
+
+    winners = [i for i, x in enumerate(resps) if x.status_code == 200]
+    assert len(winners) == 1, [(x.status_code, x.text) for x in resps]
+    for i, x in enumerate(resps):
+        if i not in winners:
+            assert_problem(x, 409, "stale_version")
+    won = resps[winners[0]].json()
+    log = assert_log_contiguous(r, table)
+    assert len(log) == won["version"] == api.table(table)["version"]
+    assert [v for v, e in log if (e.cmd or "").startswith("race-")] == list(range(version + 1, won["version"] + 1))
+    assert {e.cmd for v, e in log if v > version} == {f"race-{winners[0]}"}
+    for i in range(20):
+        rec = r.get(cmd_key(table, f"race-{i}")).decode()
+        assert rec == f"ok {version + 1} {won['version']}" if i in winners else rec.startswith("err stale_version "), rec
+
+
+# -- 5. every game, all bots -------------------------------------------------
+
+LINE_UPS = {
+    "maumau": (3, ["heuristic", "random", "random"], {}),
+    "maudix": (3, ["heuristic", "random", "random"], {}),
+    "dix": (2, ["heuristic", "random"], {}),
+    "mauw": (2, ["heuristic", "random"], {}),
+    "maudit_mot_dit": (3, ["heuristic", "random", "random"], {}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_every_game_plays_an_all_bot_table_to_the_end(live):
+    api, r = Api(live.http), live.redis
+    started = time.monotonic()
+    tables: dict[str, str] = {}
+    for game, (players, line_up, options) in LINE_UPS.items():
+        for k in range(GAMES_PER_KIND):
+            info = api.create(game, players, bots=dict(enumerate(line_up)), options=options)
+            assert info["status"] in ("waiting", "playing")  # the start command may still be on its way
+            tables[info["id"]] = game
+    infos = api.wait_finished(list(tables), timeout_s=150)
+    elapsed = time.monotonic() - started
+    for table, game in tables.items():
+        info = infos[table]
+        players = LINE_UPS[game][0]
+        assert info["game"] == game and info["status"] == "finished"
+        assert len(info["result"]["scores"]) == players and 1 in info["result"]["places"]
+        log = assert_log_contiguous(r, table)
+        assert len(log) == info["version"] > 1
+        assert all(e.cmd == f"start-{table}" or re.fullmatch(r"bot-\d+-\d", e.cmd or "") for _v, e in log)
+        # Replaying the raw log gives the result the API served.
+        g = get_game(game)
+        assert g.result(fold(g, [e for _v, e in log])).to_json() == info["result"]
+        assert r.hget(meta_key(table), "status") == b"finished"
+    print(f"{len(tables)} all-bot tables of 5 games finished in {elapsed:.1f} s")
+
+
+# -- the set-up survived -------------------------------------------------------
+
+def test_every_process_is_still_up_and_logged_no_crash(live):
+    for p in live.all:
+        assert p.alive(), p.tail()
+    for p in [live.gateway, *live.workers]:
+        assert "Traceback" not in p.log_text(), p.tail(80)
+    assert r_pending(live) == 0
+    assert live.redis.xlen("tapis:deadletters") == 0
+
+
+def r_pending(live) -> int:
+    """Commands read by a worker and not acked, over the 4 shards."""
+    return sum(live.redis.xpending(f"tapis:commands:{s}", "workers")["pending"] for s in range(4))
