@@ -16,7 +16,16 @@ fi
 promtool --version | head -1
 
 cd deploy/prometheus
-promtool check config prometheus.yml prometheus-k8s.yml
+promtool check config prometheus.yml
+# Debian builds Prometheus without Kubernetes service discovery; the
+# Kubernetes scrape config is checked by promtools that have it.
+if out=$(promtool check config prometheus-k8s.yml 2>&1); then
+  echo "$out"
+elif grep -q "field kubernetes_sd_configs not found" <<<"$out"; then
+  echo "ops: prometheus-k8s.yml not checked: this promtool has no Kubernetes discovery"
+else
+  echo "$out"; exit 1
+fi
 promtool check rules alerts.yml
 promtool test rules tests/alerts_test.yml
 echo "ops: promtool checks passed"
