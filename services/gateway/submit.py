@@ -38,6 +38,7 @@ class Submitter:
         self.stream = keys.replies(self.id)
         self._waiting: dict[str, asyncio.Future[Reply]] = {}
         self._task: asyncio.Task | None = None
+        self._stopping = False
 
     async def start(self) -> None:
         """Start the reply listener."""
@@ -47,9 +48,16 @@ class Submitter:
     async def stop(self) -> None:
         """Stop the listener and delete this submitter's reply stream."""
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            # Let the blocking XREAD return (≤ 1 s) rather than cancel it:
+            # a cancelled blocking read can leave the client waiting.
+            self._stopping = True
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 3)
+            except (asyncio.TimeoutError, Exception):
+                self._task.cancel()
+                await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
+            self._stopping = False
         try:
             await self.redis.delete(self.stream)
         except Exception:
@@ -57,9 +65,9 @@ class Submitter:
 
     async def _listen(self) -> None:
         last = "0-0"
-        while True:
+        while not self._stopping:
             try:
-                resp = await self.listener_redis.xread({self.stream: last}, count=500, block=1000)
+                resp = await self.listener_redis.xread({self.stream: last}, count=500, block=500)
             except asyncio.CancelledError:
                 raise
             except Exception:

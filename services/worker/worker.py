@@ -109,7 +109,10 @@ class Worker:
         try:
             await stop.wait()
         finally:
-            for t in loops:
+            # The loops see ``stop`` when their blocking read returns (≤ 1 s);
+            # cancel only what is still running after that.
+            done, pending = await asyncio.wait(loops, timeout=3)
+            for t in pending:
                 t.cancel()
             await asyncio.gather(*loops, return_exceptions=True)
 
@@ -117,7 +120,7 @@ class Worker:
         stream = keys.commands(shard)
         while not stop.is_set():
             try:
-                resp = await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64, block=1000)
+                resp = await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64, block=500)
             except asyncio.CancelledError:
                 raise
             except Exception:  # connection blips: back off, never die
@@ -131,7 +134,11 @@ class Worker:
     async def _reclaim_loop(self, stop: asyncio.Event) -> None:
         idle = self.settings.claim_idle_ms
         while not stop.is_set():
-            await asyncio.sleep(max(idle / 2000, 0.05))
+            try:
+                await asyncio.wait_for(stop.wait(), max(idle / 2000, 0.05))
+                return
+            except asyncio.TimeoutError:
+                pass
             try:
                 await self.reclaim_once()
             except asyncio.CancelledError:
