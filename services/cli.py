@@ -61,7 +61,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
         elif bots == "celery":
             from services.bots.celery_app import app as celery_app
 
-            scheduler = CeleryBots(celery_app)
+            scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
         ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None) for i in range(workers)]
         await ws[0].ensure_groups()
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
@@ -145,7 +145,7 @@ def worker(
         from services.bots.celery_app import app as celery_app
         from services.bots.scheduler import CeleryBots
 
-        scheduler = CeleryBots(celery_app)
+        scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
 
     async def main():
         import signal

@@ -22,12 +22,15 @@ log = logging.getLogger("tapis.bots")
 class CeleryBots:
     """Enqueue bot turns as Celery tasks."""
 
-    def __init__(self, celery_app) -> None:
+    def __init__(self, celery_app, *, delay_ms: int = 0) -> None:
         self.app = celery_app
+        self.delay_ms = delay_ms
 
     async def schedule(self, table: str, seat: int, version: int, game: str, strategy: str) -> None:
-        """Send ``tapis.bots.take_turn(table, seat, version)`` to the broker."""
-        self.app.send_task("tapis.bots.take_turn", args=(table, seat, version), queue="bots")
+        """Send ``tapis.bots.take_turn(table, seat, version)`` to the broker
+        (after ``delay_ms``, so people can follow the bots' moves)."""
+        self.app.send_task("tapis.bots.take_turn", args=(table, seat, version), queue="bots",
+                           countdown=self.delay_ms / 1000 if self.delay_ms else None)
 
 
 class InProcessBots:
