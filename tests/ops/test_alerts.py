@@ -1,0 +1,87 @@
+"""The alert rules (deploy/prometheus/alerts.yml): they load, their unit
+tests pass (promtool, when installed — .ci/ops.sh installs it), they name
+only exported metrics, and each has a tested firing case and a runbook
+section in docs/operations.md."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from tests.ops.conftest import DEPLOY, ROOT
+from tests.ops.promql import SYNTHETIC, exported_metric_names, metric_names
+
+PROM = DEPLOY / "prometheus"
+RULES = yaml.safe_load((PROM / "alerts.yml").read_text())
+ALERTS = [r for g in RULES["groups"] for r in g["rules"] if "alert" in r]
+UNIT = yaml.safe_load((PROM / "tests" / "alerts_test.yml").read_text())
+
+promtool = pytest.mark.skipif(shutil.which("promtool") is None,
+                              reason="promtool not installed (Debian package prometheus; .ci/ops.sh installs it)")
+
+
+def test_the_issue_s_alerts_are_all_there():
+    names = {a["alert"] for a in ALERTS}
+    assert names == {
+        "TapisHighErrorRatio", "TapisSubmitReplyP99High", "TapisHttpP99High", "TapisGatewayDown",
+        "TapisConsumerLagGrowing", "TapisPendingTooOld", "TapisNoWorkerAlive", "TapisDeadLetters",
+        "TapisRedisUnreachable", "TapisExporterDown", "TapisBotDecisionNearDeadline",
+    }
+
+
+@pytest.mark.parametrize("alert", ALERTS, ids=lambda a: a["alert"])
+def test_alert_names_exported_metrics_and_is_documented(alert):
+    names = metric_names(alert["expr"])
+    assert names, alert["expr"]
+    unknown = names - exported_metric_names() - SYNTHETIC
+    assert not unknown, f"{alert['alert']}: {sorted(unknown)} not exported by Tapis"
+    assert alert["labels"]["severity"] in ("page", "warning")
+    anchor = alert["alert"].lower()
+    assert alert["annotations"]["runbook"] == f"docs/operations.md#{anchor}"
+    assert alert["annotations"]["summary"]
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    headings = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
+                for h in re.findall(r"^#+ (.+)$", doc, re.M)}
+    assert anchor in headings, f"docs/operations.md has no section '{alert['alert']}'"
+
+
+def test_every_alert_has_a_firing_unit_test():
+    firing = {t["alertname"] for case in UNIT["tests"] for t in case.get("alert_rule_test", []) if t["exp_alerts"]}
+    quiet = {t["alertname"] for case in UNIT["tests"] for t in case.get("alert_rule_test", []) if not t["exp_alerts"]}
+    names = {a["alert"] for a in ALERTS}
+    assert firing == names
+    assert len(quiet) >= 10  # and nearly all have a case that must stay quiet
+
+
+@promtool
+def test_promtool_checks_config_and_rules():
+    for args in (["check", "config", "prometheus.yml"], ["check", "rules", "alerts.yml"]):
+        res = subprocess.run(["promtool", *args], cwd=PROM, capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stdout + res.stderr
+    assert f"SUCCESS: {len(ALERTS)} rules found" in res.stdout
+
+
+@promtool
+def test_promtool_alert_unit_tests_pass():
+    res = subprocess.run(["promtool", "test", "rules", "tests/alerts_test.yml"], cwd=PROM, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "SUCCESS" in res.stdout
+
+
+@promtool
+def test_promtool_unit_tests_fail_on_a_broken_rule(tmp_path):
+    """The unit tests catch a wrong threshold (here: 5xx ratio 5% -> 50%)."""
+    (tmp_path / "tests").mkdir()
+    text = (PROM / "alerts.yml").read_text()
+    assert text.count("> 0.05\n        for: 5m") == 1
+    (tmp_path / "alerts.yml").write_text(text.replace("> 0.05\n        for: 5m", "> 0.5\n        for: 5m"))
+    (tmp_path / "tests" / "alerts_test.yml").write_text((PROM / "tests" / "alerts_test.yml").read_text())
+    res = subprocess.run(["promtool", "test", "rules", "tests/alerts_test.yml"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode != 0
+    assert "TapisHighErrorRatio" in res.stdout + res.stderr
