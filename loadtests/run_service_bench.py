@@ -1,0 +1,657 @@
+"""Service load benchmark: real processes, real Redis (issue 2; design.md §8).
+
+Starts ``tapis gateway`` ×G and ``tapis worker`` ×W as separate processes
+on the real Redis (database 13 by default, flushed before and after),
+runs the headless driver (:mod:`loadtests.driver`) against the gateways
+— by default 200 concurrent tables of 4-player Mau Mau, every seat
+played over HTTP — and prints:
+
+* the driver's figures: applied actions/s, client-side submit→reply
+  (POST round trip) p50/p95/p99, view latency, errors, games finished;
+* the CPU seconds each process used during the play phase (driver,
+  gateways, workers, and the Redis server, which may also serve others);
+* the server-side histograms scraped from each process's ``/metrics``
+  before and after (HTTP latency by route, the gateway's submit→reply,
+  the worker's apply time and command lag), and Redis ``commandstats``;
+* with ``--profile``: a py-spy profile of every gateway and worker
+  (sampling makes them slower: profile in a run of its own), folded into
+  the share of CPU samples per library/area and the top functions;
+* the in-process engine figure (random 4-player Mau Mau games/s and
+  actions/s, from ``loadtests/bench_maumau.py``'s ``random_game``).
+
+Usage::
+
+    python loadtests/run_service_bench.py                       # 1 gateway, 2 workers, 200 tables, 30 s
+    python loadtests/run_service_bench.py --gateways 2 --out reports/service-2gw
+    python loadtests/run_service_bench.py --duration 20 --profile --out reports/service-profile
+
+Ports: gateways from ``--port-base`` (19100), worker metrics from
+``--port-base + 50``; everything listens on 127.0.0.1 only.  Every
+process started is stopped on exit, failures included.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from driver import DriverConfig, drive, run_sync, to_markdown
+
+DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+@dataclass
+class Proc:
+    """One process the bench started (or, for Redis, observes)."""
+
+    role: str
+    pid: int
+    popen: subprocess.Popen | None = None
+    metrics_url: str | None = None
+    log: Path | None = None
+    cpu0: float = 0.0
+
+
+@dataclass
+class Cluster:
+    """The processes of one bench run."""
+
+    redis_url: str
+    gateways: list[Proc] = field(default_factory=list)
+    workers: list[Proc] = field(default_factory=list)
+
+    @property
+    def started(self) -> list[Proc]:
+        """Every process this bench started."""
+        return self.gateways + self.workers
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (from /proc; 0.0 when
+    it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            parts = f.read().rsplit(")", 1)[1].split()
+        return (int(parts[11]) + int(parts[12])) / CLK_TCK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def flush_db(redis_url: str) -> None:
+    """FLUSHDB on the bench's own database (never another one)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_url, socket_connect_timeout=2)
+    try:
+        r.flushdb()
+    finally:
+        r.close()
+
+
+def redis_info(redis_url: str) -> dict[str, Any]:
+    """The Redis server's pid, CPU seconds and per-command stats
+    (``INFO``; server-wide, so other clients of the server count too)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_url, socket_connect_timeout=2)
+    try:
+        info = r.info("all")
+    finally:
+        r.close()
+    stats = {k[len("cmdstat_"):]: {"calls": v["calls"], "usec": v["usec"]}
+             for k, v in info.items() if k.startswith("cmdstat_")}
+    return {"pid": info.get("process_id"), "cpu_s": info["used_cpu_user"] + info["used_cpu_sys"], "commands": stats}
+
+
+def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, shards: int, logdir: Path,
+                  gateway_patches: tuple[str, ...] = (), worker_patches: tuple[str, ...] = (),
+                  extra_pythonpath: str | None = None) -> Cluster:
+    """Start ``workers`` workers and ``gateways`` gateways; wait until every
+    gateway answers ``/readyz`` and every worker its ``/metrics``.
+
+    Gateways are ``python -m services.cli gateway`` (through
+    ``loadtests/patches.py`` when ``gateway_patches`` are named); workers
+    run through ``loadtests/patches.py`` so that their /metrics listens on
+    loopback.  ``extra_pythonpath`` is prepended to the servers'
+    PYTHONPATH (e.g. a folder holding ``hiredis``).  On failure, stops
+    what it started and raises RuntimeError."""
+    env = {**os.environ, "TAPIS_REDIS_URL": redis_url, "TAPIS_SHARDS": str(shards)}
+    env.pop("TAPIS_METRICS_PORT", None)
+    if extra_pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_pythonpath, env.get("PYTHONPATH")) if p)
+    logdir.mkdir(parents=True, exist_ok=True)
+    cl = Cluster(redis_url)
+    patches_py = str(HERE / "patches.py")
+
+    def spawn(role: str, args: list[str], metrics_url: str) -> Proc:
+        log = logdir / f"{role}.log"
+        with log.open("wb") as out:
+            p = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
+        return Proc(role, p.pid, p, metrics_url, log)
+
+    try:
+        for i in range(workers):
+            port = port_base + 50 + i
+            cl.workers.append(spawn(f"worker{i}", [patches_py, "worker", str(port), redis_url, ",".join(worker_patches)],
+                                    f"http://127.0.0.1:{port}/metrics"))
+        for i in range(gateways):
+            port = port_base + i
+            if gateway_patches:
+                args = [patches_py, "gateway", str(port), redis_url, ",".join(gateway_patches)]
+            else:
+                args = ["-m", "services.cli", "gateway", "--host", "127.0.0.1", "--port", str(port), "--redis",
+                        redis_url, "--log-level", "warning"]
+            cl.gateways.append(spawn(f"gateway{i}", args, f"http://127.0.0.1:{port}/metrics"))
+        deadline = time.monotonic() + 60
+        for proc in cl.started:
+            base = proc.metrics_url.rsplit("/", 1)[0]
+            path = "/readyz" if proc.role.startswith("gateway") else "/metrics"
+            while True:
+                if proc.popen.poll() is not None:
+                    raise RuntimeError(f"{proc.role} exited ({proc.popen.returncode}); see {proc.log}")
+                try:
+                    if httpx.get(base + path, timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{proc.role} not ready after 60 s; see {proc.log}")
+                time.sleep(0.1)
+        return cl
+    except BaseException:
+        stop_cluster(cl)
+        raise
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy (all cores, from
+    /proc/stat: everything but idle and iowait)."""
+    with open("/proc/stat") as f:
+        vals = [int(x) for x in f.readline().split()[1:]]
+    return (sum(vals) - vals[3] - (vals[4] if len(vals) > 4 else 0)) / CLK_TCK
+
+
+def stop_cluster(cl: Cluster) -> None:
+    """SIGTERM every process started (its whole session), SIGKILL after 5 s."""
+    for proc in cl.started:
+        if proc.popen is not None and proc.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+    for proc in cl.started:
+        if proc.popen is None:
+            continue
+        try:
+            proc.popen.wait(5)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.popen.wait(5)
+
+
+# -- server metrics ---------------------------------------------------------------
+
+#: Histograms worth reading after a run: name -> label to split by.
+HISTOGRAMS = {
+    "tapis_http_request_duration_seconds": "route",
+    "tapis_submit_reply_seconds": None,
+    "tapis_apply_duration_seconds": None,
+    "tapis_command_lag_seconds": None,
+    "tapis_rebuild_duration_seconds": "source",
+}
+
+
+def scrape(url: str) -> dict[tuple[str, str], dict[str, float]]:
+    """Read the histograms of :data:`HISTOGRAMS` from a ``/metrics`` URL:
+    ``(name, label value) -> {"sum", "count", "le:<bound>": cumulative}``
+    (label values of one process added up).  Empty on error."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    try:
+        text = httpx.get(url, timeout=5).text
+    except httpx.HTTPError:
+        return {}
+    for fam in text_string_to_metric_families(text):
+        if fam.name not in HISTOGRAMS:
+            continue
+        split = HISTOGRAMS[fam.name]
+        for s in fam.samples:
+            if split == "route" and s.labels.get("route") not in ("/tables/{table}/actions", "/tables/{table}/view"):
+                continue
+            key = (fam.name, s.labels.get(split, "") if split else "")
+            if s.name.endswith("_sum"):
+                out[key]["sum"] += s.value
+            elif s.name.endswith("_count"):
+                out[key]["count"] += s.value
+            elif s.name.endswith("_bucket"):
+                out[key]["le:" + s.labels["le"]] += s.value
+    return out
+
+
+def histogram_delta(before: dict, after: dict) -> dict[str, dict[str, float]]:
+    """Per histogram (``name[label]``): count, mean ms and bucket-estimated
+    p50/p99 ms (the upper bound of the bucket holding the quantile) of the
+    observations made between the two scrapes."""
+    res: dict[str, dict[str, float]] = {}
+    for key, a in after.items():
+        b = before.get(key, {})
+        n = a.get("count", 0) - b.get("count", 0)
+        if n <= 0:
+            continue
+        total = a.get("sum", 0) - b.get("sum", 0)
+        buckets = sorted(((float(k[3:]), a[k] - b.get(k, 0)) for k in a if k.startswith("le:")), key=lambda x: x[0])
+        est = {}
+        for q in (0.5, 0.99):
+            for bound, c in buckets:
+                if c >= q * n:
+                    est[f"p{int(q * 100)}_le"] = bound * 1e3
+                    break
+        name = key[0].removeprefix("tapis_").removesuffix("_seconds") + (f"[{key[1]}]" if key[1] else "")
+        res[name] = {"count": int(n), "mean_ms": round(total / n * 1e3, 3), **est}
+    return res
+
+
+def merge_scrapes(scrapes: list[dict]) -> dict:
+    """Add up scrapes of several processes."""
+    out: dict = defaultdict(lambda: defaultdict(float))
+    for s in scrapes:
+        for key, vals in s.items():
+            for k, v in vals.items():
+                out[key][k] += v
+    return out
+
+
+# -- py-spy -----------------------------------------------------------------------
+
+AREAS = [  # (area, substring of the frame's file path), first match wins
+    ("engine (shared/)", "/shared/"),
+    ("tapis gateway", "/services/gateway/"),
+    ("tapis worker", "/services/worker/"),
+    ("tapis store", "/services/store/"),
+    ("tapis metrics", "/services/metrics"),
+    ("tapis other", "/services/"),
+    ("prometheus_client", "/prometheus_client/"),
+    ("pydantic", "/pydantic"),
+    ("fastapi", "/fastapi/"),
+    ("starlette", "/starlette/"),
+    ("uvicorn/httptools", "/uvicorn/"),
+    ("redis-py", "/redis/"),
+    ("httpx/httpcore/h11", "/httpx/"),
+    ("httpx/httpcore/h11", "/httpcore/"),
+    ("httpx/httpcore/h11", "/h11/"),
+    ("uvloop", "/uvloop/"),
+    ("msgpack", "/msgpack/"),
+    ("json", "/json/"),
+    ("asyncio", "/asyncio/"),
+    ("asyncio", "/selectors.py"),
+    ("anyio", "/anyio/"),
+]
+
+
+#: Frames on every stack (process start, event loop): left out of the
+#: inclusive top list.
+BOILERPLATE = ("typer/", "_click/", "<frozen runpy>", "<module>", "asyncio/runners.py", "asyncio/base_events.py",
+               "uvicorn/main.py", "uvicorn/server.py", "uvicorn/_compat.py", "services/cli.py", "asyncio/events.py")
+
+
+def _frame_file(frame: str) -> str:
+    # "function (path/to/file.py:123)"
+    i = frame.rfind(" (")
+    return frame[i + 2:-1] if i >= 0 else frame
+
+
+def _frame_func(frame: str) -> str:
+    i = frame.rfind(" (")
+    if i < 0:
+        return frame
+    path, _, line = frame[i + 2:-1].rpartition(":")
+    for marker in ("/site-packages/", "/lib/python3", "/work/main/"):
+        j = path.find(marker)
+        if j >= 0:
+            path = path[j + len(marker):]
+            if marker == "/lib/python3":
+                path = path.split("/", 1)[-1]
+            break
+    return f"{frame[:i]} ({path}:{line})"
+
+
+def area_of(frame: str) -> str:
+    """The library or part of Tapis a stack frame belongs to."""
+    f = _frame_file(frame)
+    for name, sub in AREAS:
+        if sub in f:
+            return name
+    return "other"
+
+
+#: Innermost frames of a thread waiting for I/O (py-spy's own idle
+#: detection misses some of them here): such samples are not CPU time.
+IDLE_LEAVES = ("Selector.select (", "_PollLikeSelector.select (", "serve_forever (", "Condition.wait (",
+               "Event.wait (", "_worker (concurrent/futures/thread.py")
+
+
+def fold_profile(raw_path: Path, top: int = 15) -> dict[str, Any]:
+    """Summarise a py-spy ``--format raw`` file: ``samples`` (busy ones:
+    samples whose innermost frame waits for I/O are counted in ``idle``
+    and left out); ``self_by_area`` (share of busy samples whose innermost
+    frame is in each area); ``inclusive_by_area`` (share with that area
+    anywhere on the stack); ``top_self`` / ``top_inclusive`` functions."""
+    samples = idle = 0
+    self_area: Counter[str] = Counter()
+    incl_area: Counter[str] = Counter()
+    self_fn: Counter[str] = Counter()
+    incl_fn: Counter[str] = Counter()
+    for line in raw_path.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack or not n.isdigit():
+            continue
+        k = int(n)
+        frames = [f for f in stack.split(";") if f and not f.startswith("process ") and not f.startswith("thread ")]
+        if not frames:
+            continue
+        if any(x in frames[-1] for x in IDLE_LEAVES):
+            idle += k
+            continue
+        samples += k
+        self_area[area_of(frames[-1])] += k
+        self_fn[_frame_func(frames[-1])] += k
+        for a in {area_of(f) for f in frames}:
+            incl_area[a] += k
+        for fn in {_frame_func(f) for f in frames}:
+            incl_fn[fn] += k
+    if not samples:
+        return {"samples": 0, "idle": idle}
+
+    def share(c: Counter, m: int | None = None) -> list[tuple[str, float]]:
+        return [(k, round(v / samples, 3)) for k, v in c.most_common(m)]
+
+    for fn in list(incl_fn):
+        if any(b in fn for b in BOILERPLATE):
+            del incl_fn[fn]
+    return {
+        "samples": samples,
+        "idle": idle,
+        "self_by_area": share(self_area),
+        "inclusive_by_area": share(incl_area),
+        "top_self": share(self_fn, top),
+        "top_inclusive": share(incl_fn, top * 2),
+    }
+
+
+def start_pyspy(procs: list[Proc], seconds: float, outdir: Path, tag: str = "",
+                rate: int = 100) -> list[tuple[Proc, subprocess.Popen, Path]]:
+    """Start ``py-spy record`` (raw folded stacks) on each process for
+    ``seconds``; returns (process, py-spy Popen, output path)."""
+    out = []
+    outdir.mkdir(parents=True, exist_ok=True)
+    for proc in procs:
+        path = outdir / f"pyspy-{proc.role}{'-' + tag if tag else ''}.txt"
+        p = subprocess.Popen(
+            ["py-spy", "record", "--pid", str(proc.pid), "--duration", str(max(1, int(seconds))), "--rate", str(rate),
+             "--format", "raw", "--full-filenames", "--output", str(path)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        out.append((proc, p, path))
+    return out
+
+
+# -- the engine figure --------------------------------------------------------------
+
+def engine_figure(games: int, players: int = 4) -> dict[str, float]:
+    """Random ``players``-player Mau Mau games in this process, timed with
+    ``loadtests/bench_maumau.py``'s ``random_game`` (per CPU second)."""
+    spec = importlib.util.spec_from_file_location("bench_maumau", HERE / "bench_maumau.py")
+    bench = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(bench)
+    bench.random_game(players, 0)  # warm up
+    cpu = wall = 0.0
+    actions = 0
+    for seed in range(games):
+        w0, c0 = time.perf_counter(), time.process_time()
+        _events, acts = bench.random_game(players, seed)
+        wall += time.perf_counter() - w0
+        cpu += time.process_time() - c0
+        actions += len(acts)
+    return {"games": games, "players": players, "games_per_cpu_s": round(games / cpu, 1),
+            "actions_per_cpu_s": round(actions / cpu), "actions_per_wall_s": round(actions / wall),
+            "actions_per_game": round(actions / games, 1)}
+
+
+# -- the run ------------------------------------------------------------------------
+
+def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path, tag: str) -> dict[str, Any]:
+    """Run the driver once against the cluster's gateways; returns the
+    driver report with ``processes_cpu_s`` (per process, plus the whole
+    machine and "others"), ``server`` histograms, ``redis_commands`` and,
+    with ``profile``, a py-spy ``profile`` per gateway and worker."""
+    marks: dict[str, Any] = {}
+    spies: list = []
+
+    def on_play_start() -> None:
+        marks["scrape0"] = [scrape(p.metrics_url) for p in cl.started]
+        marks["redis0"] = redis_info(cl.redis_url)
+        for p in cl.started:
+            p.cpu0 = cpu_seconds(p.pid)
+        marks["machine0"] = machine_busy_seconds()
+        marks["load0"] = os.getloadavg()
+        marks["t0"] = time.perf_counter()
+        if profile:
+            spies.extend(start_pyspy(cl.started, cfg.duration_s, logdir, tag))
+
+    urls = [p.metrics_url.rsplit("/", 1)[0] for p in cl.gateways]
+    try:
+        report = run_sync(drive(urls, cfg, on_play_start))
+        wall = time.perf_counter() - marks["t0"]
+        machine = machine_busy_seconds() - marks["machine0"]
+        procs = {p.role: round(cpu_seconds(p.pid) - p.cpu0, 2) for p in cl.started}
+        r1 = redis_info(cl.redis_url)
+        procs["redis-server"] = round(r1["cpu_s"] - marks["redis0"]["cpu_s"], 2)
+        procs["driver"] = report["driver_cpu_s"]
+        mine = sum(procs.values())
+        report["processes_cpu_s"] = procs
+        report["machine_busy_cpu_s"] = round(machine, 2)
+        report["others_cpu_s"] = round(max(0.0, machine - mine), 2)
+        report["processes_wall_s"] = round(wall, 2)
+        report["loadavg_at_start"] = [round(x, 2) for x in marks["load0"]]
+        report["server"] = histogram_delta(merge_scrapes(marks["scrape0"]),
+                                           merge_scrapes([scrape(p.metrics_url) for p in cl.started]))
+        cmd = {}
+        for k, v in r1["commands"].items():
+            b = marks["redis0"]["commands"].get(k, {"calls": 0, "usec": 0})
+            calls, usec = v["calls"] - b["calls"], v["usec"] - b["usec"]
+            if calls > 0:
+                cmd[k] = {"calls": calls, "usec": usec, "usec_per_call": round(usec / calls, 1)}
+        report["redis_commands"] = dict(sorted(cmd.items(), key=lambda kv: -kv[1]["usec"]))
+        if spies:
+            prof = {}
+            for proc, p, path in spies:
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+                if path.exists():
+                    prof[proc.role] = fold_profile(path)
+                else:
+                    prof[proc.role] = {"error": (p.stderr.read() or b"").decode()[-500:]}
+            report["profile"] = prof
+        return report
+    finally:
+        for _proc, p, _path in spies:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = (200,), players: int = 4,
+              game: str = "maumau", duration: float = 30.0, options: dict | None = None,
+              redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
+              engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
+              gateway_patches: tuple[str, ...] = (), worker_patches: tuple[str, ...] = (),
+              extra_pythonpath: str | None = None) -> dict[str, Any]:
+    """Flush the bench database, start the processes, run one driver step
+    per entry of ``tables`` (each ``duration`` seconds), stop the
+    processes, flush again; then the engine figure.  Returns ``{"cluster",
+    "steps": [step report, ...], "engine"}``.  Raises RuntimeError when a
+    process does not start.  ``port_base + 50 + workers`` must stay a port
+    of the bench's range."""
+    flush_db(redis_url)
+    cl = start_cluster(redis_url, gateways, workers, port_base, shards, logdir, gateway_patches, worker_patches,
+                       extra_pythonpath)
+    steps = []
+    try:
+        for n in tables:
+            cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration, options=options or {},
+                               seed=seed)
+            steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t"))
+    finally:
+        stop_cluster(cl)
+        flush_db(redis_url)
+    out: dict[str, Any] = {
+        "cluster": {"gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
+                    "cores": os.cpu_count(), "gateway_patches": list(gateway_patches),
+                    "worker_patches": list(worker_patches), "extra_pythonpath": extra_pythonpath},
+        "steps": steps,
+    }
+    if engine_games:
+        out["engine"] = engine_figure(engine_games, players)
+    return out
+
+
+def step_markdown(report: dict[str, Any], title: str) -> str:
+    """One step as Markdown: the driver table, CPU per process, server
+    histograms, Redis commands, profile."""
+    wall = report["processes_wall_s"]
+    lines = [to_markdown(report, title),
+             f"| process | CPU s in {wall:.1f} s | share of one core | ms per applied action |", "|---|---|---|---|"]
+    n = max(1, report["actions_applied"])
+    for role, cpu in report["processes_cpu_s"].items():
+        lines.append(f"| {role} | {cpu:.1f} | {cpu / wall:.0%} | {cpu / n * 1e3:.2f} |")
+    total = sum(report["processes_cpu_s"].values())
+    lines.append(f"| **all of the above** | {total:.1f} | {total / wall:.0%} | **{total / n * 1e3:.2f}** |")
+    lines.append(f"| other processes on the machine | {report['others_cpu_s']:.1f} | {report['others_cpu_s'] / wall:.0%} | |")
+    lines += ["", f"Load average when the step started: {report['loadavg_at_start']}.", "",
+              "| server histogram (between the step's scrapes) | count | mean ms | p50 ≤ ms | p99 ≤ ms |",
+              "|---|---|---|---|---|"]
+    for k, v in report["server"].items():
+        lines.append(f"| {k} | {v['count']:,} | {v['mean_ms']:.2f} | {v.get('p50_le', float('nan')):g} | "
+                     f"{v.get('p99_le', float('nan')):g} |")
+    if report["redis_commands"]:
+        lines += ["", "| Redis command (server-wide: other clients count too) | calls | calls per action | µs/call |",
+                  "|---|---|---|---|"]
+        for k, v in list(report["redis_commands"].items())[:10]:
+            lines.append(f"| {k} | {v['calls']:,} | {v['calls'] / n:.2f} | {v['usec_per_call']} |")
+    for role, prof in (report.get("profile") or {}).items():
+        if not prof.get("samples"):
+            lines += ["", f"Profile of {role}: {prof.get('error', 'no samples')}"]
+            continue
+        lines += ["", f"### py-spy: {role} ({prof['samples']:,} busy samples, {prof['idle']:,} idle left out)", "",
+                  "| area | self | inclusive |", "|---|---|---|"]
+        incl = dict(prof["inclusive_by_area"])
+        for area, sh in prof["self_by_area"]:
+            lines.append(f"| {area} | {sh:.0%} | {incl.get(area, 0):.0%} |")
+        lines += ["", "| top functions (self) | share |", "|---|---|"]
+        lines += [f"| `{fn}` | {sh:.1%} |" for fn, sh in prof["top_self"]]
+        lines += ["", "| top functions (inclusive) | share |", "|---|---|"]
+        lines += [f"| `{fn}` | {sh:.1%} |" for fn, sh in prof["top_inclusive"]]
+    return "\n".join(lines) + "\n"
+
+
+def bench_markdown(bench: dict[str, Any], title: str) -> str:
+    """The whole bench as Markdown: a summary row per step, each step's
+    details, the engine figure."""
+    cl = bench["cluster"]
+    patches = ", ".join(cl["gateway_patches"] + cl["worker_patches"]) or "none"
+    lines = [f"# {title}", "",
+             f"{cl['gateways']} gateway(s), {cl['workers']} worker(s), {cl['shards']} shards, Redis `{cl['redis']}`, "
+             f"{cl['cores']} cores; patches: {patches}" + (f"; PYTHONPATH+={cl['extra_pythonpath']}" if
+                                                           cl["extra_pythonpath"] else "") + ".", "",
+             "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for st in bench["steps"]:
+        s, n = st["submit_ms"], max(1, st["actions_applied"])
+        ours = sum(st["processes_cpu_s"].values()) / n * 1e3
+        lines.append(f"| {st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | {s['p95']:.0f} | "
+                     f"{s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
+                     f"{st['others_cpu_s'] / st['processes_wall_s']:.0%} of a core | {sum(st['errors'].values())} |")
+    lines.append("")
+    for st in bench["steps"]:
+        lines.append(step_markdown(st, f"{st['config']['tables']} tables"))
+    if "engine" in bench:
+        e = bench["engine"]
+        lines += [(f"Engine, in process: random {e['players']}-player Mau Mau, {e['games']} games: "
+                   f"**{e['games_per_cpu_s']:,} games/s**, {e['actions_per_cpu_s']:,} actions/s per CPU second "
+                   f"({e['actions_per_wall_s']:,}/s wall; {e['actions_per_game']} actions/game)."), ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (see the module doc).  SIGTERM stops the started
+    processes like Ctrl-C does.  Exit code 1 when a step applied nothing
+    or met unexpected errors."""
+    import typer
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    app = typer.Typer(add_completion=False)
+
+    @app.command()
+    def cli(
+        gateways: int = typer.Option(1, min=1, max=8, help="Gateway processes."),
+        workers: int = typer.Option(2, min=1, max=8, help="Worker processes."),
+        tables: str = typer.Option("200", help="Concurrent tables; a comma list runs one step per value."),
+        players: int = typer.Option(4, min=1, max=12, help="Seats per table."),
+        game: str = typer.Option("maumau", help="Game id."),
+        duration: float = typer.Option(30.0, min=1, help="Seconds of play per step."),
+        options: str = typer.Option("{}", help="Table options as JSON."),
+        redis: str = typer.Option(DEFAULT_REDIS, help="Redis URL of the bench's own database (it is flushed)."),
+        port_base: int = typer.Option(19100, help="First gateway port; worker metrics from port_base+50."),
+        shards: int = typer.Option(4, min=1, help="TAPIS_SHARDS."),
+        profile: bool = typer.Option(False, help="py-spy every gateway and worker during play (slows them)."),
+        gateway_patch: list[str] = typer.Option([], help="Gateway patch from loadtests/patches.py (repeatable)."),
+        worker_patch: list[str] = typer.Option([], help="Worker patch from loadtests/patches.py (repeatable)."),
+        pythonpath: str | None = typer.Option(None, help="Folder prepended to the servers' PYTHONPATH."),
+        engine_games: int = typer.Option(100, min=0, help="Games for the in-process engine figure (0: skip)."),
+        out: str = typer.Option("reports/service-bench", help="Write OUT.json and OUT.md (logs in OUT-logs/)."),
+        seed: int = typer.Option(0, help="Driver seed."),
+    ) -> None:
+        base = Path(out)
+        counts = tuple(int(x) for x in tables.split(",") if x.strip())
+        title = (f"Service bench: {gateways} gateway(s), {workers} worker(s), {players}-player {game}"
+                 f"{', profiled' if profile else ''}")
+        bench = run_bench(gateways=gateways, workers=workers, tables=counts, players=players, game=game,
+                          duration=duration, options=json.loads(options), redis_url=redis, port_base=port_base,
+                          shards=shards, profile=profile, engine_games=engine_games,
+                          logdir=base.with_name(base.name + "-logs"), seed=seed,
+                          gateway_patches=tuple(gateway_patch), worker_patches=tuple(worker_patch),
+                          extra_pythonpath=pythonpath)
+        md = bench_markdown(bench, title)
+        print(md)
+        base.parent.mkdir(parents=True, exist_ok=True)
+        base.with_name(base.name + ".json").write_text(json.dumps(bench, indent=2) + "\n")
+        base.with_name(base.name + ".md").write_text(md)
+        print(f"wrote {base}.json and {base}.md")
+        ok = all(st["actions_applied"] > 0 and st["unexpected_errors"] == 0 for st in bench["steps"])
+        raise typer.Exit(0 if ok else 1)
+
+    return int(app(argv, standalone_mode=False) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

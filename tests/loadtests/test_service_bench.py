@@ -1,0 +1,74 @@
+"""The service bench (loadtests/run_service_bench.py): its pure helpers,
+and one tiny end-to-end run with real processes on the real Redis
+(database 13), sized by ``TAPIS_SERVICE_BENCH_SECONDS`` (default 2 s of
+play, 4 tables)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "loadtests"))
+
+import run_service_bench as bench
+
+SECONDS = float(os.environ.get("TAPIS_SERVICE_BENCH_SECONDS", "2"))
+BENCH_REDIS_URL = os.environ.get("TAPIS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+def test_histogram_delta_counts_only_the_observations_between_scrapes():
+    key = ("tapis_submit_reply_seconds", "")
+    before = {key: {"sum": 1.0, "count": 10, "le:0.005": 4, "le:0.01": 10, "le:+Inf": 10}}
+    # 100 more observations: 60 under 5 ms, 39 under 10 ms, 1 slow one
+    after = {key: {"sum": 1.0 + 0.9, "count": 110, "le:0.005": 64, "le:0.01": 109, "le:+Inf": 110}}
+    d = bench.histogram_delta(before, after)
+    assert d == {"submit_reply": {"count": 100, "mean_ms": 9.0, "p50_le": 5.0, "p99_le": 10.0}}
+    assert bench.histogram_delta(after, after) == {}
+
+
+def test_fold_profile_shares_and_idle_samples(tmp_path):
+    raw = tmp_path / "p.txt"
+    raw.write_text(
+        "process 1:main;run (/x/lib/python3.11/asyncio/runners.py:1);select (/x/lib/python3.11/selectors.py:468) 50\n"
+        "process 1:main;handle (/work/main/services/worker/worker.py:10);decide (/work/main/shared/games/maumau/rules.py:5) 30\n"
+        "process 1:main;handle (/work/main/services/worker/worker.py:10);execute (/s/site-packages/redis/client.py:9) 10\n"
+        "process 1:main;EpollSelector.select (/x/lib/python3.11/selectors.py:468) 60\n"
+    )
+    p = bench.fold_profile(raw)
+    assert p["samples"] == 90 and p["idle"] == 60  # the bare epoll wait is idle
+    assert dict(p["self_by_area"]) == {"engine (shared/)": round(30 / 90, 3), "asyncio": round(50 / 90, 3),
+                                       "redis-py": round(10 / 90, 3)}
+    assert dict(p["inclusive_by_area"])["tapis worker"] == round(40 / 90, 3)
+    assert p["top_self"][0] == ("select (selectors.py:468)", round(50 / 90, 3))
+    assert ("handle (services/worker/worker.py:10)", round(40 / 90, 3)) in p["top_inclusive"]
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_tiny_service_bench_with_real_processes(tmp_path):
+    import redis
+
+    try:
+        bench.flush_db(BENCH_REDIS_URL)
+    except (redis.RedisError, OSError):
+        pytest.skip(f"no Redis at {BENCH_REDIS_URL}")
+    out = bench.run_bench(gateways=1, workers=1, tables=(4,), duration=SECONDS, redis_url=BENCH_REDIS_URL,
+                          port_base=19120, shards=2, engine_games=2, logdir=tmp_path / "logs")
+    (step,) = out["steps"]
+    assert step["actions_applied"] > 0 and step["unexpected_errors"] == 0 and step["errors"] == {}
+    assert set(step["processes_cpu_s"]) == {"gateway0", "worker0", "redis-server", "driver"}
+    assert step["processes_cpu_s"]["gateway0"] > 0 and step["processes_cpu_s"]["worker0"] > 0
+    # the histograms were read from the processes' /metrics
+    assert step["server"]["submit_reply"]["count"] == step["actions_applied"]
+    assert step["server"]["apply_duration"]["count"] == step["actions_applied"]
+    assert step["redis_commands"]["evalsha"]["calls"] >= step["actions_applied"]
+    assert out["engine"]["games"] == 2 and out["engine"]["actions_per_cpu_s"] > 0
+    md = bench.bench_markdown(out, "tiny")
+    assert "| 4 | " in md and "ms per applied action" in md
+    # every process was stopped and the bench database flushed
+    assert redis.Redis.from_url(BENCH_REDIS_URL).dbsize() == 0
+    for line in (tmp_path / "logs" / "gateway0.log").read_text().splitlines():
+        assert "Traceback" not in line
