@@ -86,7 +86,7 @@ class Layout:
 def quantiles(metric: str, by: str, sel: str = "", qs: tuple[float, ...] = (0.5, 0.99)) -> list[tuple[str, str]]:
     """histogram_quantile targets for ``metric`` (a histogram's base name)."""
     labels = [b.strip() for b in by.split(",") if b.strip()]
-    legend = " ".join("{{%s}}" % b for b in labels)
+    legend = " ".join("{{" + b + "}}" for b in labels)
     group = ", ".join([*labels, "le"])
     selector = f"{{{sel}}}" if sel else ""
     return [(f"histogram_quantile({q}, sum by ({group}) (rate({metric}_bucket{selector}[{RI}])))",
@@ -158,8 +158,8 @@ def build() -> dict:
             [(f"sum by (game) (rate(tapis_version_conflicts_total{{{G}}}[{RI}]))", "{{game}}")], unit="ops",
             description="Appends refused for a stale expected version; the worker reloads and decides again.")
     L.panel("Conflicts per applied action",
-            [(f"sum by (game) (rate(tapis_version_conflicts_total{{{G}}}[{RI}])) / "
-              f"sum by (game) (rate(tapis_actions_applied_total{{{G}}}[{RI}]))", "{{game}}")],
+            [((f"sum by (game) (rate(tapis_version_conflicts_total{{{G}}}[{RI}])) / "
+               f"sum by (game) (rate(tapis_actions_applied_total{{{G}}}[{RI}]))"), "{{game}}")],
             unit="percentunit")
     L.panel("Reclaims/s and stale bot turns/s", [
         (f"sum(rate(tapis_commands_reclaimed_total[{RI}]))", "reclaimed commands"),

@@ -20,9 +20,8 @@ def ops_redis_available() -> bool:
     import redis
 
     try:
-        redis.Redis.from_url(OPS_REDIS_URL, socket_connect_timeout=0.5).ping()
-        return True
-    except Exception:
+        return bool(redis.Redis.from_url(OPS_REDIS_URL, socket_connect_timeout=0.5).ping())
+    except (redis.RedisError, OSError):
         return False
 
 

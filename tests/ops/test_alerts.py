@@ -45,7 +45,7 @@ def test_alert_names_exported_metrics_and_is_documented(alert):
     assert alert["annotations"]["summary"]
     doc = (ROOT / "docs" / "operations.md").read_text()
     headings = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
-                for h in re.findall(r"^#+ (.+)$", doc, re.M)}
+                for h in re.findall(r"^#+ (.+)$", doc, re.MULTILINE)}
     assert anchor in headings, f"docs/operations.md has no section '{alert['alert']}'"
 
 
@@ -60,7 +60,7 @@ def test_every_alert_has_a_firing_unit_test():
 @promtool
 def test_promtool_checks_config_and_rules():
     for args in (["check", "config", "prometheus.yml"], ["check", "rules", "alerts.yml"]):
-        res = subprocess.run(["promtool", *args], cwd=PROM, capture_output=True, text=True, timeout=60)
+        res = subprocess.run(["promtool", *args], cwd=PROM, capture_output=True, text=True, timeout=60, check=False)
         assert res.returncode == 0, res.stdout + res.stderr
     assert f"SUCCESS: {len(ALERTS)} rules found" in res.stdout
 
@@ -68,7 +68,7 @@ def test_promtool_checks_config_and_rules():
 @promtool
 def test_promtool_alert_unit_tests_pass():
     res = subprocess.run(["promtool", "test", "rules", "tests/alerts_test.yml"], cwd=PROM, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=120, check=False)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "SUCCESS" in res.stdout
 
@@ -82,6 +82,6 @@ def test_promtool_unit_tests_fail_on_a_broken_rule(tmp_path):
     (tmp_path / "alerts.yml").write_text(text.replace("> 0.05\n        for: 5m", "> 0.5\n        for: 5m"))
     (tmp_path / "tests" / "alerts_test.yml").write_text((PROM / "tests" / "alerts_test.yml").read_text())
     res = subprocess.run(["promtool", "test", "rules", "tests/alerts_test.yml"], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=120, check=False)
     assert res.returncode != 0
     assert "TapisHighErrorRatio" in res.stdout + res.stderr

@@ -112,14 +112,14 @@ def test_prometheus_scrapes_every_role_where_it_listens(compose):
 
 def test_proxy_balances_both_gateways(compose):
     conf = (DEPLOY / "nginx" / "nginx.conf").read_text()
-    upstream = re.search(r"upstream tapis_gateways \{(.*?)\}", conf, re.S).group(1)
+    upstream = re.search(r"upstream tapis_gateways \{(.*?)\}", conf, re.DOTALL).group(1)
     servers = re.findall(r"server (\S+?)[ ;]", upstream)
     ports = _role_ports(compose)
     assert servers == [f"gateway-1:{ports['gateway-1']}", f"gateway-2:{ports['gateway-2']}"]
     listen = re.search(r"listen (\d+);", conf).group(1)
     assert compose["services"]["proxy"]["ports"] == [f"127.0.0.1:8000:{listen}"]
     assert "./nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in compose["services"]["proxy"]["volumes"]
-    stream = re.search(r"location ~ \^/tables/\[\^/\]\+/stream\$ \{(.*?)\}", conf, re.S).group(1)
+    stream = re.search(r"location ~ \^/tables/\[\^/\]\+/stream\$ \{(.*?)\}", conf, re.DOTALL).group(1)
     assert "proxy_buffering off;" in stream
 
 
@@ -213,7 +213,7 @@ def _relabel(rules: list[dict], labels: dict[str, str]) -> dict[str, str] | None
         if action == "drop" and m:
             return None
         if action == "replace" and m:
-            repl = re.sub(r"\$(\d+)", lambda g: m.group(int(g.group(1))) or "", r.get("replacement", "$1"))
+            repl = re.sub(r"\$(\d+)", lambda g, m=m: m.group(int(g.group(1))) or "", r.get("replacement", "$1"))
             labels[r["target_label"]] = repl
     return labels
 
