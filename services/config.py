@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     cache_tables: int = Field(10_000, ge=0, description="Table states kept in each process's memory cache.")
     bot_delay_ms: int = Field(0, ge=0, le=60_000, description="Pause before a bot acts, so people can follow.")
     max_tables_listed: int = Field(200, ge=1, le=10_000, description="Lobby page size cap.")
+    max_streams: int = Field(1000, ge=1, description="Concurrent SSE streams one gateway serves.")
+    max_body_bytes: int = Field(65_536, ge=1024, description="Largest request body accepted (413 above).")
     metrics_port: int | None = Field(None, description="Port for the worker/bot /metrics server (gateway serves its own).")
 
 

@@ -29,4 +29,8 @@ def make_redis(settings: Settings) -> Redis:
         from redis.asyncio.cluster import RedisCluster
 
         return RedisCluster.from_url(settings.redis_url)  # type: ignore[return-value]
-    return Redis.from_url(settings.redis_url, max_connections=256)
+    from redis.asyncio import BlockingConnectionPool
+
+    # A bounded pool that queues (up to 10 s) rather than failing when busy.
+    pool = BlockingConnectionPool.from_url(settings.redis_url, max_connections=256, timeout=10)
+    return Redis(connection_pool=pool)

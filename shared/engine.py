@@ -168,8 +168,8 @@ def require_type(action: Mapping[str, Any], allowed: Iterable[str]) -> str:
         raise IllegalAction(BAD_ACTION, "an action is a JSON object with a 'type'")
     kind = action.get("type")
     allowed = tuple(allowed)
-    if kind not in allowed:
-        raise IllegalAction(BAD_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(allowed)}")
+    if type(kind) is not str or kind not in allowed:
+        raise IllegalAction(BAD_ACTION, f"unknown action type; expected one of {', '.join(allowed)}")
     return kind
 
 

@@ -24,12 +24,12 @@ class TestEventStore:
         await store.create(table_id, game="toy", players=2, options={"target": 5}, bots={1: "random"}, names={})
         meta = await store.meta(table_id)
         assert meta["version"] == "0" and meta["status"] == "waiting" and meta["seat:1"] == "bot:random"
-        res = await store.append(table_id, 0, "cmd-1", [ev(1), ev(2)], status="playing")
+        res = await store.append(table_id, 0, "cmd-1", [ev(1), ev(2)], status="playing", digest="ab12")
         assert (res.status, res.version) == ("ok", 2)
         assert await store.read(table_id) == [ev(1), ev(2)]
         assert await store.read(table_id, after=1) == [ev(2)]
         assert (await store.meta(table_id))["status"] == "playing"
-        assert await store.outcome(table_id, "cmd-1") == Outcome(True, 1, 2)
+        assert await store.outcome(table_id, "cmd-1") == Outcome(1, 2, "ab12")
 
     async def test_stale_expected_version_is_a_conflict_and_writes_nothing(self, redis_client, table_id):
         store = EventStore(redis_client)
@@ -45,14 +45,8 @@ class TestEventStore:
         await store.create(table_id, game="toy", players=1, options={}, bots={}, names={})
         await store.append(table_id, 0, "a", [ev(1)])
         res = await store.append(table_id, 1, "a", [ev(2)])
-        assert res.status == "dup" and res.outcome == Outcome(True, 1, 1)
+        assert res.status == "dup" and res.outcome == Outcome(1, 1, "-")
         assert await store.version(table_id) == 1
-
-    async def test_refusal_is_recorded_once(self, redis_client, table_id):
-        store = EventStore(redis_client)
-        first = await store.record_refusal(table_id, "x", "bad_amount", "add 1 or 2")
-        second = await store.record_refusal(table_id, "x", "other", "later")
-        assert first == second == Outcome(False, code="bad_amount", message="add 1 or 2")
 
     async def test_append_to_missing_table(self, redis_client, table_id):
         res = await EventStore(redis_client).append(table_id, 0, "a", [ev(1)])

@@ -41,12 +41,31 @@ async def test_start_then_actions_then_refusal_recorded(redis_client, table_id):
     assert r.ok and r.version == 2 and len(r.events) == 1
     bad = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 5}))
     assert (bad.ok, bad.code) == (False, "bad_amount")
-    # The same id again is answered from the record even though n=1 is legal now.
-    again = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 1}))
-    assert (again.ok, again.code) == (False, "bad_amount")
+    # The applied id again is answered from its record, never applied twice...
     dup = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 2}))
     assert dup.ok and dup.version == 2 and dup.events == r.events
+    # ... and refused when reused for another action.
+    other = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 1}))
+    assert (other.ok, other.code) == (False, "idempotency_mismatch")
     assert await store.version(table_id) == 2
+    # A refused id recorded nothing: fixed and resent, it applies.
+    again = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 1}))
+    assert again.ok and again.version == 3
+    assert await store.outcome(table_id, "zz") is None
+    assert await store.version(table_id) == 3
+
+
+async def test_malformed_actions_are_refused_not_crashed(redis_client, table_id):
+    """A game that trips over an odd body (a list where a number is expected)
+    gives a bad_action refusal; options that cannot start give bad_options."""
+    store = await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    await w.process(cmd(table_id, "s", kind="start"))
+    r = await w.process(cmd(table_id, "m", action={"type": "add", "n": [1]}))
+    assert (r.ok, r.code) == (False, "bad_amount")
+    r = await w.process(cmd(table_id, "m2", action={"type": ["add"]}))
+    assert (r.ok, r.code) == (False, "bad_action")
+    assert await store.version(table_id) == 1
 
 
 async def test_stale_expected_version_refused(redis_client, table_id):

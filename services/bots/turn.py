@@ -77,6 +77,6 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
         metrics.BOT_TURNS.labels(game.name, "refused").inc()
         action = rng.choice(legal)
     await submitter.send(table, seat=seat, action=action, expected=version,
-                         command_id=f"bot-{version}-{seat}", wait=False)
+                         command_id=f"b{seat}.{version}", wait=False)
     metrics.BOT_TURNS.labels(game.name, "submitted").inc()
     return "submitted"

@@ -8,6 +8,7 @@ on :class:`GatewayContext`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ class GatewayContext:
     store: EventStore
     tables: Tables
     submitter: Submitter
+    streams: asyncio.Semaphore
 
 
 def create_app(
@@ -68,6 +70,7 @@ def create_app(
         store=store,
         tables=tables or Tables(store, capacity=settings.cache_tables),
         submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s, listener_redis=listener_redis),
+        streams=asyncio.Semaphore(settings.max_streams),
     )
 
     @contextlib.asynccontextmanager
@@ -95,6 +98,13 @@ def create_app(
     )
     app.state.ctx = ctx
     errors.install(app)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+            return errors.problem(413, "body_too_large", f"request bodies are limited to {settings.max_body_bytes} bytes")
+        return await call_next(request)
 
     @app.middleware("http")
     async def red_metrics(request: Request, call_next):

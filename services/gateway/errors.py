@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 PROBLEM = "application/problem+json"
@@ -76,5 +77,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_req: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
-        return problem(exc.status_code, code, str(exc.detail))
+        code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, f"http_{exc.status_code}")
+        detail = "the request body is not valid JSON" if exc.status_code == 400 else str(exc.detail)
+        return problem(exc.status_code, code, detail)
+
+    @app.exception_handler(RedisError)
+    async def _store_down(_req: Request, exc: RedisError):
+        return problem(503, "store_unavailable", "the event store is unavailable or saturated; retry shortly")

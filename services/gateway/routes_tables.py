@@ -7,11 +7,14 @@ import asyncio
 import hashlib
 import hmac
 import json
+import random
+import re
 import secrets
 import time
 import uuid
 from typing import Any, AsyncIterator
 
+import msgpack
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -36,6 +39,10 @@ from shared.events import Event, decode
 from shared.games import UnknownGame, get_game
 
 router = APIRouter(prefix="/tables", tags=["tables"])
+
+#: Largest version a query may name (stream ids are 64-bit).
+MAX_VERSION = 2**53
+_DIGITS = re.compile(r"[0-9]{1,15}", re.ASCII)
 
 _ERR = {"content": {"application/problem+json": {}}}
 R401 = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
@@ -156,6 +163,10 @@ async def create_table(request: Request, body: CreateTable) -> TableInfo:
     except ValidationError as exc:
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ApiError(422, "bad_options", detail or "invalid options") from None
+    try:  # options valid one by one may still not make a game together
+        game.start(opts, body.players, random.Random(0))
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise ApiError(422, "bad_options", f"these options cannot start a {game.title} game: {exc}") from None
     for seat, strategy in body.bots.items():
         if not 0 <= seat < body.players:
             raise ApiError(422, "bad_seat", f"bot seat {seat} is not a seat of a {body.players}-seat table")
@@ -169,7 +180,7 @@ async def create_table(request: Request, body: CreateTable) -> TableInfo:
     except TableExists:  # 48 random bits: practically never
         raise ApiError(409, "table_exists", "table id collision; try again") from None
     if len(body.bots) == body.players:
-        await ctx.submitter.send(tid, kind="start", command_id=f"start-{tid}")
+        await ctx.submitter.send(tid, kind="start", command_id="start")
     t = await ctx.tables.get(tid, refresh_meta=True)
     assert t is not None
     return _info(t)
@@ -202,7 +213,7 @@ async def join(request: Request, table: str, body: JoinTable | None = None) -> J
     ctx.tables.drop(table)
     if free == 0:
         try:
-            await ctx.submitter.send(table, kind="start", command_id=f"start-{table}")
+            await ctx.submitter.send(table, kind="start", command_id="start")
         except ReplyTimeout:
             pass  # the start will still be applied; the view shows it when it is
     return Joined(table=table, seat=seat, token=token, status="playing" if free == 0 else "waiting")
@@ -245,10 +256,17 @@ async def act(request: Request, table: str, body: SubmitAction,
     ctx = _ctx(request)
     t = await _load(request, table)
     seat = _seat_of(t, authorization, required=True)
+    try:
+        msgpack.packb(body.action, use_bin_type=True)
+    except (OverflowError, UnicodeEncodeError, TypeError, ValueError):
+        raise ApiError(422, "bad_action", "the action holds a number or string that cannot be stored") from None
+    # Client ids are scoped to the seat: they can never collide with another
+    # seat's, nor with the service's own ids (the start, bot moves).
+    cid = f"u{seat}.{body.command_id}" if body.command_id else f"g.{uuid.uuid4().hex}"
     t0 = time.perf_counter()
     try:
         reply = await ctx.submitter.send(table, seat=seat, action=body.action, expected=body.expected_version,
-                                         command_id=body.command_id)
+                                         command_id=cid)
     except ReplyTimeout:
         raise ApiError(504, "reply_timeout", "no worker answered in time; resend with the same command_id") from None
     metrics.SUBMIT_REPLY.labels(t.game.name).observe(time.perf_counter() - t0)
@@ -262,7 +280,7 @@ async def act(request: Request, table: str, body: SubmitAction,
 
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
 async def events(request: Request, table: str,
-                 after: int = Query(0, ge=0, description="Return events with a version greater than this."),
+                 after: int = Query(0, ge=0, le=MAX_VERSION, description="Return events with a version greater than this."),
                  limit: int = Query(500, ge=1, le=5000, description="At most this many events."),
                  authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")) -> EventPage:
     """The table's events after version `after`, each redacted for the
@@ -276,7 +294,7 @@ async def events(request: Request, table: str,
 
 @router.get("/{table}/stream", summary="Live event stream (SSE)", responses={**R401, **R403, **R404})
 async def stream(request: Request, table: str,
-                 after: int = Query(0, ge=0, description="Start after this version."),
+                 after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
                  last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect)."),
                  authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")):
     """Server-sent events: one `event` message per log event (its `id` is
@@ -285,27 +303,31 @@ async def stream(request: Request, table: str,
     ctx = _ctx(request)
     t = await _load(request, table)
     seat = _seat_of(t, authorization, required=False)
-    if last_event_id and last_event_id.isdigit():
+    if last_event_id and _DIGITS.fullmatch(last_event_id):
         after = int(last_event_id)
 
+    streams = ctx.streams
+    if streams.locked():
+        raise ApiError(503, "too_many_streams", "this gateway serves as many streams as it can; retry later")
+
     async def gen() -> AsyncIterator[dict]:
-        last = after
-        stream_key = keys.events(table)
-        while True:
-            if await request.is_disconnected():
-                return
-            resp = await ctx.redis.xread({stream_key: f"{last}-0"}, count=200, block=5000)
-            for _k, entries in resp or ():
-                for entry_id, fields in entries:
-                    eid = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-                    version = int(eid.split("-")[0])
-                    last = version
-                    r = t.game.redact(decode(fields[b"e"]), seat)
+        # Polls with XRANGE instead of a blocking XREAD, so an idle stream
+        # holds no Redis connection.
+        async with streams:
+            last = after
+            idle = 0.1
+            while not await request.is_disconnected():
+                events = await ctx.store.read(table, after=last, count=200)
+                for e in events:
+                    last += 1
+                    r = t.game.redact(e, seat)
                     if r is None:
                         continue
                     d = r.to_json()
-                    d["version"] = version
-                    yield {"event": "event", "id": str(version), "data": json.dumps(d)}
-            await asyncio.sleep(0)
+                    d["version"] = last
+                    yield {"event": "event", "id": str(last), "data": json.dumps(d)}
+                idle = 0.1 if events else min(idle * 2, 1.0)
+                if not events:
+                    await asyncio.sleep(idle)
 
     return EventSourceResponse(gen(), ping=15)

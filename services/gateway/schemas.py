@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+import unicodedata
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from services.store.keys import COMMAND_ID_RE
 
@@ -22,6 +24,8 @@ class GameInfo(BaseModel):
 
 class CreateTable(BaseModel):
     """Body of `POST /tables`."""
+
+    model_config = ConfigDict(extra="forbid")
 
     game: str = Field(description="Game id (see `GET /games`).", examples=["maumau"])
     players: int = Field(ge=1, le=12, description="Number of seats.", examples=[3])
@@ -50,8 +54,18 @@ class TableInfo(BaseModel):
 class JoinTable(BaseModel):
     """Body of `POST /tables/{T}/join` (optional)."""
 
+    model_config = ConfigDict(extra="forbid")
+
     seat: int | None = Field(None, ge=0, le=11, description="The seat wanted; omitted: the first free seat.")
-    name: str = Field("player", min_length=1, max_length=40, description="Display name.")
+    name: str = Field("player", min_length=1, max_length=40, description="Display name (printable characters).")
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        v = unicodedata.normalize("NFC", v).strip()
+        if not v or any(unicodedata.category(ch)[0] == "C" for ch in v):
+            raise ValueError("a name is printable text (no control or formatting characters)")
+        return v
 
 
 class Joined(BaseModel):
@@ -65,6 +79,8 @@ class Joined(BaseModel):
 
 class SubmitAction(BaseModel):
     """Body of `POST /tables/{T}/actions`."""
+
+    model_config = ConfigDict(extra="forbid")
 
     action: dict[str, Any] = Field(
         description="The action, one of the seat's `legal_actions` (e.g. `{\"type\": \"play\", \"card\": \"7H\"}`).",

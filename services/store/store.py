@@ -10,9 +10,11 @@ Redis Cluster, or fakeredis in embedded mode: the same code path).
   events, bump the version, record the command id — all or nothing.
 * Snapshots (``tapis:{T}:snap``) let a reader skip the head of the log.
 
-Outcome records (``tapis:{T}:cmd:<id>``, with a TTL) are short strings:
-``ok <first> <last>`` for an applied command (versions of its first and
-last event) or ``err <code> <message>`` for a refused one.
+Outcome records (``tapis:{T}:cmd:<id>``, with a TTL) are short strings
+``ok <first> <last> <digest>``: the versions of the applied command's first
+and last event and a digest of its body (a reused id with another body is
+refused).  Refusals are not recorded: nothing was applied, so a retry is
+simply decided again.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ if not v then return {'missing', ''} end
 v = tonumber(v)
 local expected = tonumber(ARGV[1])
 if v ~= expected then return {'conflict', tostring(v)} end
-local n = #ARGV - 3
+local n = #ARGV - 4
 for i = 1, n do
-  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[3 + i])
+  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[4 + i])
 end
 local nv = v + n
 redis.call('HSET', KEYS[1], 'version', nv)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[3]) end
-redis.call('SET', KEYS[3], 'ok ' .. (v + 1) .. ' ' .. nv, 'EX', tonumber(ARGV[2]))
+redis.call('SET', KEYS[3], 'ok ' .. (v + 1) .. ' ' .. nv .. ' ' .. ARGV[4], 'EX', tonumber(ARGV[2]))
 return {'ok', tostring(nv)}
 """
 
@@ -80,29 +82,23 @@ return {'ok', tostring(seat), tostring(free)}
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A recorded command outcome.  ``ok``: applied, events ``first..last``;
-    otherwise refused with ``code``/``message``."""
+    """A recorded applied command: its events are versions ``first..last``;
+    ``digest`` identifies the command's body."""
 
-    ok: bool
-    first: int = 0
-    last: int = 0
-    code: str = ""
-    message: str = ""
+    first: int
+    last: int
+    digest: str = ""
 
     @classmethod
     def parse(cls, raw: bytes | str) -> "Outcome":
         """Parse a record string (see module doc)."""
         text = raw.decode() if isinstance(raw, bytes) else raw
-        kind, _, rest = text.partition(" ")
-        if kind == "ok":
-            a, _, b = rest.partition(" ")
-            return cls(True, int(a), int(b))
-        code, _, message = rest.partition(" ")
-        return cls(False, code=code, message=message)
+        parts = text.split(" ")
+        return cls(int(parts[1]), int(parts[2]), parts[3] if len(parts) > 3 else "")
 
     def record(self) -> str:
         """The record string."""
-        return f"ok {self.first} {self.last}" if self.ok else f"err {self.code} {self.message}"
+        return f"ok {self.first} {self.last} {self.digest}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,12 +193,13 @@ class EventStore:
 
     # -- the log ----------------------------------------------------------
     async def append(
-        self, table: str, expected: int, command_id: str, events: list[Event], *, status: str = ""
+        self, table: str, expected: int, command_id: str, events: list[Event], *, status: str = "", digest: str = ""
     ) -> AppendResult:
         """Append ``events`` if the table is at version ``expected`` and the
         command has no recorded outcome (one Lua script; all or nothing).
-        ``status``: new meta status, or '' to leave it."""
-        argv: list[Any] = [expected, self.command_ttl_s, status]
+        ``status``: new meta status, or '' to leave it; ``digest``: the
+        command body's digest, kept in the record."""
+        argv: list[Any] = [expected, self.command_ttl_s, status, digest or "-"]
         argv += [encode(e) for e in events]
         res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id)], args=argv)
         kind = _s(res[0])
@@ -213,16 +210,6 @@ class EventStore:
         if kind == "dup":
             return AppendResult("dup", outcome=Outcome.parse(res[1]))
         return AppendResult("missing")
-
-    async def record_refusal(self, table: str, command_id: str, code: str, message: str) -> Outcome:
-        """Record a refused command (SET NX): returns the outcome now on
-        record, which is an earlier one if the id was already answered."""
-        out = Outcome(False, code=code, message=message)
-        key = keys.cmd(table, command_id)
-        if await self.redis.set(key, out.record(), nx=True, ex=self.command_ttl_s):
-            return out
-        raw = await self.redis.get(key)
-        return Outcome.parse(raw) if raw is not None else out
 
     async def outcome(self, table: str, command_id: str) -> Outcome | None:
         """The recorded outcome of a command, or None."""

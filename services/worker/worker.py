@@ -19,6 +19,7 @@ waiting gateway, enqueues bot turns for awaited bot seats and XACKs.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import random
@@ -27,6 +28,7 @@ import time
 import uuid
 from typing import Any, Protocol
 
+import msgpack
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
@@ -46,6 +48,14 @@ STALE_VERSION = "stale_version"
 NO_SUCH_TABLE = "table_not_found"
 NOT_STARTED = "not_started"
 BUSY = "too_many_conflicts"
+MISMATCH = "idempotency_mismatch"
+
+
+def digest(cmd: Command) -> str:
+    """A short digest of what a command asks (kind, seat, action), kept in
+    its outcome record so a reused id with another body is refused."""
+    raw = msgpack.packb([cmd.kind, cmd.seat, cmd.action], use_bin_type=True)
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
 class BotScheduler(Protocol):
@@ -223,9 +233,14 @@ class Worker:
             try:
                 events = self._decide(table, cmd)
             except IllegalAction as exc:
+                # Already applied (a retry, a reclaimed command)?  Then the
+                # record answers; else the refusal stands (nothing recorded:
+                # nothing was applied).
+                out = await self.store.outcome(cmd.table, cmd.id)
+                if out is not None:
+                    return await self._from_record(cmd, out)
                 metrics.ACTIONS_REJECTED.labels(game, exc.code).inc()
-                out = await self.store.record_refusal(cmd.table, cmd.id, exc.code, exc.message)
-                return await self._from_record(cmd, out)
+                return Reply(cmd.id, False, 0, exc.code, exc.message)
             if not events:  # idempotent start of a started table
                 return Reply(cmd.id, True, table.version)
             now = int(time.time() * 1000)
@@ -234,7 +249,7 @@ class Worker:
             status = ""
             if cmd.kind == "start":
                 status = "playing"
-            res = await self.store.append(cmd.table, from_version, cmd.id, events, status=status)
+            res = await self.store.append(cmd.table, from_version, cmd.id, events, status=status, digest=digest(cmd))
             if res.status == "ok":
                 self.tables.advance(table, from_version, events)
                 metrics.APPLY_LATENCY.labels(game).observe(time.perf_counter() - t0)
@@ -251,6 +266,20 @@ class Worker:
         return Reply(cmd.id, False, 0, BUSY, "the table is too busy; try again")
 
     def _decide(self, table: Table, cmd: Command) -> list[Event]:
+        """The game's decision, with malformed input turned into refusals:
+        a game that trips over an odd action (a list where a string was
+        expected) refuses it as ``bad_action`` instead of crashing."""
+        try:
+            return self._decide_raw(table, cmd)
+        except IllegalAction:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            if cmd.kind == "start":
+                raise IllegalAction("bad_options", "these options cannot start a game") from None
+            log.warning("malformed action on %s (%s): %s", table.game.name, cmd.table, exc.__class__.__name__)
+            raise IllegalAction("bad_action", "the action is malformed; send one of your legal_actions") from None
+
+    def _decide_raw(self, table: Table, cmd: Command) -> list[Event]:
         game = table.game
         rng = random.Random(self._rng.getrandbits(64))
         if cmd.kind == "start":
@@ -285,10 +314,10 @@ class Worker:
         await self.tables.maybe_snapshot(table, self.settings.snapshot_every)
 
     async def _from_record(self, cmd: Command, out: Outcome) -> Reply:
-        if not out.ok:
-            return Reply(cmd.id, False, 0, out.code, out.message)
+        if out.digest and out.digest != digest(cmd):
+            return Reply(cmd.id, False, 0, MISMATCH, "this command id was already used for another action")
         events = await self.store.read(cmd.table, after=out.first - 1, until=out.last)
         return Reply(cmd.id, True, out.last, events=[encode(e) for e in events])
 
 
-__all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "STALE_VERSION", "NO_SUCH_TABLE", "NOT_STARTED", "BUSY"]
+__all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "STALE_VERSION", "NO_SUCH_TABLE", "NOT_STARTED", "BUSY", "MISMATCH", "digest"]
