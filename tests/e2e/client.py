@@ -4,6 +4,7 @@ the store (redis) for the end-to-end tests."""
 from __future__ import annotations
 
 import random
+import re
 import time
 import zlib
 from dataclasses import dataclass
@@ -30,6 +31,31 @@ def meta_key(table: str) -> str:
 def cmd_key(table: str, command_id: str) -> str:
     """The outcome record of one command."""
     return f"tapis:{{{table}}}:cmd:{command_id}"
+
+
+def applied_range(r: redis.Redis, table: str, command_id: str) -> tuple[int, int] | None:
+    """The versions ``(first, last)`` of the events command ``command_id``
+    appended, read from its outcome record (``ok <first> <last> ...``), or
+    None when no applied outcome is recorded (never seen, or refused).
+    Only the record's documented prefix is read; later fields may vary."""
+    raw = r.get(cmd_key(table, command_id))
+    if raw is None:
+        return None
+    parts = raw.decode().split(" ")
+    if parts[0] != "ok":
+        return None
+    return int(parts[1]), int(parts[2])
+
+
+#: Command ids as the service stores them (services/gateway/routes_tables.py,
+#: services/bots/turn.py): a client's ``command_id`` is scoped to its seat.
+START_COMMAND = "start"
+BOT_COMMAND = re.compile(r"b(?P<seat>\d+)\.(?P<version>\d+)")
+
+
+def seat_command_id(seat: int, command_id: str) -> str:
+    """The stored id of a client ``command_id`` sent by ``seat`` (``u<seat>.<id>``)."""
+    return f"u{seat}.{command_id}"
 
 
 def assert_problem(resp: httpx.Response, status: int, code: str) -> dict[str, Any]:

@@ -20,13 +20,6 @@ from tests.e2e import procs
 from tests.e2e.procs import Proc
 
 
-def pytest_collection_modifyitems(items):
-    """Every test of this package needs the real Redis."""
-    for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.redis)
-
-
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     """The e2e database URL; skips the test when Redis does not answer."""

@@ -18,9 +18,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import httpx
 import redis
@@ -34,7 +34,7 @@ def redis_available() -> bool:
     """True when the Redis server of :data:`REDIS_URL` answers a PING within 0.5 s."""
     try:
         return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
-    except Exception:
+    except (redis.RedisError, OSError):
         return False
 
 
@@ -140,12 +140,9 @@ def spawn(name: str, args: list[str], log_dir: Path, env: dict[str, str] | None 
     ``log_dir/<name>.log``.  Returns the :class:`Proc` (not yet ready)."""
     log = log_dir / f"{name}.log"
     argv = tapis_command() + args
-    fh = open(log, "ab")
-    try:
+    with open(log, "ab") as fh:  # the child keeps its own copy of the descriptor
         popen = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                  env=env or service_env(), start_new_session=True)
-    finally:
-        fh.close()
     return Proc(name, argv, log, popen)
 
 
@@ -210,7 +207,7 @@ def run_tapis(args: list[str], timeout_s: float = 60) -> subprocess.CompletedPro
     ``replay``) with :func:`service_env`; returns the completed process
     with text stdout/stderr."""
     return subprocess.run(tapis_command() + args, env=service_env(), capture_output=True, text=True,
-                          timeout=timeout_s, stdin=subprocess.DEVNULL)
+                          timeout=timeout_s, stdin=subprocess.DEVNULL, check=False)
 
 
 @contextlib.contextmanager

@@ -15,7 +15,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import time
 
 import httpx
@@ -25,16 +24,21 @@ from shared.engine import fold
 from shared.games import get_game
 from tests.e2e import procs
 from tests.e2e.client import (
+    BOT_COMMAND,
     DECK,
+    START_COMMAND,
     Api,
+    applied_range,
     assert_log_contiguous,
     assert_problem,
-    cmd_key,
     keep_jacks_policy,
     log_state,
     meta_key,
     rank,
+    seat_command_id,
 )
+
+pytestmark = pytest.mark.redis
 
 GAMES_PER_KIND = int(os.environ.get("TAPIS_E2E_GAMES", "1"))
 
@@ -89,33 +93,31 @@ def test_person_plays_maumau_beside_two_bots_and_replay_agrees(live):
         body = resp.json()
         assert body["version"] > sv["version"]
         assert body["events"], body
-        assert all(e["cmd"] == cid for e in body["events"])
+        assert all(e["cmd"] == seat_command_id(0, cid) for e in body["events"])
         assert [e["version"] for e in body["events"]] == list(range(sv["version"] + 1, body["version"] + 1))
-        applied[cid] = (sv["version"], body["version"])
+        applied[seat_command_id(0, cid)] = (sv["version"], body["version"])
 
     assert len(applied) >= 5, f"the person applied only {len(applied)} actions"
     final = api.table(table)
     result = final["result"]
     assert final["status"] == "finished" and result is not None
     assert live.redis.hget(meta_key(table), "status") == b"finished"
-    assert len(result["scores"]) == 3 and sorted(result["places"])[0] == 1 and result["lower_wins"] is True
+    assert len(result["scores"]) == 3 and min(result["places"]) == 1 and result["lower_wins"] is True
     assert max(result["scores"]) >= 100  # default target_score: the game ends once a total reaches it
 
     # The log: contiguous versions; who caused what.
     log = assert_log_contiguous(live.redis, table)
     assert len(log) == final["version"]
     causes = {e.cmd for _v, e in log}
-    assert {c for c in causes if c.startswith("person-")} == set(applied)
-    bot_cmds = {c for c in causes if c.startswith("bot-")}
-    assert causes == set(applied) | bot_cmds | {f"start-{table}"}
-    bot_seats = {int(re.fullmatch(r"bot-(\d+)-(\d)", c).group(2)) for c in bot_cmds}
-    assert bot_seats == {1, 2}
+    assert {c for c in causes if c.startswith("u0.")} == set(applied)
+    bot_cmds = {c for c in causes if BOT_COMMAND.fullmatch(c)}
+    assert causes == set(applied) | bot_cmds | {START_COMMAND}
+    assert {int(BOT_COMMAND.fullmatch(c)["seat"]) for c in bot_cmds} == {1, 2}
     for v, e in log:  # a bot's command id names the version it was woken for
         if e.cmd in bot_cmds:
-            woken = int(e.cmd.split("-")[1])
-            assert woken < v, (v, e)
+            assert int(BOT_COMMAND.fullmatch(e.cmd)["version"]) < v, (v, e)
     for cid, (before, after) in applied.items():
-        assert live.redis.get(cmd_key(table, cid)) == f"ok {before + 1} {after}".encode()
+        assert applied_range(live.redis, table, cid) == (before + 1, after)
         assert [v for v, e in log if e.cmd == cid] == list(range(before + 1, after + 1))
 
     # `tapis replay` folds the whole log and prints what the API served.
@@ -156,12 +158,11 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
         after = log_state(r, http, table)
         assert (after.meta_version, after.served_version) == (before.meta_version, before.served_version)
         assert after.entries == before.entries
-        if reaches_worker:  # refused by the worker: recorded once under its command id
+        if reaches_worker:  # refused by a worker: one command went through the stream
             assert after.commands_submitted == before.commands_submitted + 1
-            assert r.get(cmd_key(table, cid)).decode().startswith(f"err {code} ")
         else:  # refused at the gateway: no command was submitted
             assert after.commands_submitted == before.commands_submitted
-            assert r.get(cmd_key(table, cid)) is None
+        assert all(applied_range(r, table, seat_command_id(s, cid)) is None for s in (0, 1))
         return body
 
     sv = api.view(table, tokens[0])
@@ -214,21 +215,22 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
             tok = tokens[turn]
             if "card_not_in_hand" in needed:
                 absent = next(c for c in DECK if c not in hand)
-                refused(lambda c: api.act(table, tok, {"type": "play", "card": absent}, command_id=c), 422,
+                refused(lambda c, tok=tok, card=absent: api.act(table, tok, {"type": "play", "card": card}, command_id=c), 422,
                         "card_not_in_hand", reaches_worker=True)
                 needed.discard("card_not_in_hand")
             unmatched = [c for c in hand if rank(c) != "J" and c not in playable]
             if "card_does_not_match" in needed and unmatched:
-                refused(lambda c: api.act(table, tok, {"type": "play", "card": unmatched[0]}, command_id=c), 422,
+                refused(lambda c, tok=tok, card=unmatched[0]: api.act(table, tok, {"type": "play", "card": card},
+                                                                       command_id=c), 422,
                         "card_does_not_match", reaches_worker=True)
                 needed.discard("card_does_not_match")
             jacks = [c for c in hand if rank(c) == "J"]
             if "suit_wish_required" in needed and jacks:
-                refused(lambda c: api.act(table, tok, {"type": "play", "card": jacks[0]}, command_id=c), 422,
+                refused(lambda c, tok=tok, card=jacks[0]: api.act(table, tok, {"type": "play", "card": card}, command_id=c), 422,
                         "suit_wish_required", reaches_worker=True)
                 needed.discard("suit_wish_required")
             if "has_playable_card" in needed and playable:
-                refused(lambda c: api.act(table, tok, {"type": "draw"}, command_id=c), 422, "has_playable_card",
+                refused(lambda c, tok=tok: api.act(table, tok, {"type": "draw"}, command_id=c), 422, "has_playable_card",
                         reaches_worker=True)
                 needed.discard("has_playable_card")
         action = keep_jacks_policy(view, legal, rng)
@@ -237,7 +239,7 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
     assert not needed, f"situations never met: {needed}"
     # The refused commands' ids never appear in the log.
     log = assert_log_contiguous(r, table)
-    assert not [v for v, e in log if e.cmd and e.cmd.startswith("bad-")]
+    assert not [v for v, e in log if ".bad-" in (e.cmd or "")]
 
 
 # -- 3. idempotency and concurrency ------------------------------------------
@@ -267,7 +269,12 @@ def test_same_command_id_is_applied_once(live):
     v1 = first.json()["version"]
     assert api.table(table)["version"] == v1
     log = assert_log_contiguous(r, table)
-    assert [v for v, e in log if e.cmd == "once-1"] == list(range(sv["version"] + 1, v1 + 1))
+    assert [v for v, e in log if e.cmd == seat_command_id(turn, "once-1")] == list(range(sv["version"] + 1, v1 + 1))
+    # The same id with another action is refused, and changes nothing.
+    other = next((a for a in turn_actions(api.view(table, tokens[turn])) if a != turn_actions(sv)[0]), None)
+    if other is not None:
+        assert_problem(api.act(table, tokens[turn], other, command_id="once-1"), 422, "idempotency_mismatch")
+        assert assert_log_contiguous(r, table) == log
 
     # Sent six times at once (the gateway puts six commands on the stream;
     # the two workers race on them).
@@ -280,8 +287,45 @@ def test_same_command_id_is_applied_once(live):
     assert len({x.json()["version"] for x in resps}) == 1
     v2 = resps[0].json()["version"]
     log = assert_log_contiguous(r, table)
-    assert [v for v, e in log if e.cmd == "once-2"] == list(range(before + 1, v2 + 1)) and len(log) == v2
-    assert r.get(cmd_key(table, "once-2")) == f"ok {before + 1} {v2}".encode()
+    stored = seat_command_id(turn, "once-2")
+    assert [v for v, e in log if e.cmd == stored] == list(range(before + 1, v2 + 1)) and len(log) == v2
+    assert applied_range(r, table, stored) == (before + 1, v2)
+
+
+@pytest.mark.timeout(60)
+def test_same_command_id_is_applied_once_while_its_action_stays_legal(live):
+    """In DIX a player flips again and again: a repeated ``flip`` would be
+    legal, so only the command id (the append script's record) stops a
+    second application.  Four copies race each time; the test goes on until
+    the action was seen to stay legal at least twice."""
+    api, r = Api(live.http), live.redis
+    table = api.create("dix", 1)["id"]
+    token = api.join(table)["token"]
+    api.wait_started(table, token)
+    rng = random.Random(11)
+    still_legal = flips = 0
+    for step in range(300):
+        sv = api.view(table, token)
+        if sv["status"] == "finished" or still_legal >= 2:
+            break
+        flip = {"type": "flip"}
+        if flip not in sv["legal_actions"]:
+            resp = api.act(table, token, rng.choice(sv["legal_actions"]), expected=sv["version"])
+            assert resp.status_code == 200, resp.text
+            continue
+        cid = f"flip-{step}"
+        resps = asyncio.run(_post_all(live.url, table, [{"action": flip, "command_id": cid}] * 4, token))
+        assert [x.status_code for x in resps] == [200] * 4, [x.text for x in resps]
+        assert all(x.json() == resps[0].json() for x in resps)
+        after = resps[0].json()["version"]
+        log = assert_log_contiguous(r, table)
+        stored = seat_command_id(0, cid)
+        assert [v for v, e in log if e.cmd == stored] == list(range(sv["version"] + 1, after + 1))
+        assert len(log) == after and applied_range(r, table, stored) == (sv["version"] + 1, after)
+        flips += 1
+        if flip in api.view(table, token)["legal_actions"]:
+            still_legal += 1
+    assert still_legal >= 1, f"{flips} flips, none left flip legal: the race never tested the id record"
 
 
 @pytest.mark.timeout(60)
@@ -305,11 +349,11 @@ def test_twenty_concurrent_actions_at_one_version_apply_exactly_one(live):
     won = resps[winners[0]].json()
     log = assert_log_contiguous(r, table)
     assert len(log) == won["version"] == api.table(table)["version"]
-    assert [v for v, e in log if (e.cmd or "").startswith("race-")] == list(range(version + 1, won["version"] + 1))
-    assert {e.cmd for v, e in log if v > version} == {f"race-{winners[0]}"}
+    assert [v for v, e in log if ".race-" in (e.cmd or "")] == list(range(version + 1, won["version"] + 1))
+    assert {e.cmd for v, e in log if v > version} == {seat_command_id(turn, f"race-{winners[0]}")}
     for i in range(20):
-        rec = r.get(cmd_key(table, f"race-{i}")).decode()
-        assert rec == f"ok {version + 1} {won['version']}" if i in winners else rec.startswith("err stale_version "), rec
+        expected = (version + 1, won["version"]) if i in winners else None
+        assert applied_range(r, table, seat_command_id(turn, f"race-{i}")) == expected
 
 
 # -- 5. every game, all bots -------------------------------------------------
@@ -343,7 +387,7 @@ def test_every_game_plays_an_all_bot_table_to_the_end(live):
         assert len(info["result"]["scores"]) == players and 1 in info["result"]["places"]
         log = assert_log_contiguous(r, table)
         assert len(log) == info["version"] > 1
-        assert all(e.cmd == f"start-{table}" or re.fullmatch(r"bot-\d+-\d", e.cmd or "") for _v, e in log)
+        assert all(e.cmd == START_COMMAND or BOT_COMMAND.fullmatch(e.cmd or "") for _v, e in log)
         # Replaying the raw log gives the result the API served.
         g = get_game(game)
         assert g.result(fold(g, [e for _v, e in log])).to_json() == info["result"]
