@@ -7,9 +7,9 @@ conserved through reshuffles (hands + talon + discard == the shoe), hands
 respect the rules' limits, and no view, redacted event or error message of
 a seat holds a card of another seat's hand or of the talon.
 
-The default run plays ``CI_GAMES`` games (about 40 s on the shared 2-core
-machine); set ``TAPIS_PROPERTY_GAMES=500`` to also run the issue's full
-count (the ``slow`` test, skipped otherwise).
+The default run plays ``CI_GAMES`` = 500 games, the issue's count (about
+70 s of CPU on the 2-core machine); set ``TAPIS_PROPERTY_GAMES=N`` to play
+N more (the ``slow`` soak, skipped otherwise).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tests.invariants import playout, strings_in
 #: A JSON string that looks like a card code ("10H", "QS").
 CARD_TOKEN = re.compile(r'"((?:10|[2-9JQKA])[SHDC])"')
 
-CI_GAMES = 150
+CI_GAMES = 500  # the issue asks for >= 500 seeded games
 FULL_GAMES = int(os.environ.get("TAPIS_PROPERTY_GAMES", "0"))
 
 #: Option sets the seeded games cycle through (defaults first).
