@@ -7,7 +7,8 @@ no single worker can see — how long each command stream is, how far the
 consumer group ``workers`` is behind, how old the oldest unacknowledged
 command is, how many worker consumers are alive — is read here from Redis
 by a :class:`StreamCollector` (a prometheus_client custom collector), once
-per scrape, in two pipelined round trips whatever the number of shards.
+per scrape, in three round trips (TIME and two pipelines) whatever the
+number of shards.
 
 Metrics (gauges; ``shard`` is the command shard number, ``0..shards-1``):
 
@@ -155,8 +156,13 @@ class StreamCollector(Collector):
         samples.  Raises the client's error when Redis cannot be reached."""
         r = self.redis
         streams = [keys.commands(s) for s in range(self.shards)]
+        # TIME apart: a cluster pipeline refuses commands without a key
+        now = r.time()
+        if isinstance(now, dict):  # a cluster client may answer per node
+            now = next(iter(now.values()))
+        sec, usec = now
+        now_ms = int(sec) * 1000 + int(usec) // 1000
         pipe = r.pipeline(transaction=False)
-        pipe.time()
         pipe.xlen(keys.DEAD_LETTERS)
         for stream in streams:
             pipe.xlen(stream)
@@ -164,19 +170,16 @@ class StreamCollector(Collector):
             pipe.xpending(stream, self.group)
             pipe.xinfo_consumers(stream, self.group)
         res = pipe.execute(raise_on_error=False)
-        for v in res[:2]:
-            if isinstance(v, Exception):
-                raise v
-        sec, usec = res[0]
-        now_ms = int(sec) * 1000 + int(usec) // 1000
-        deadletters = int(res[1])
+        if isinstance(res[0], Exception):
+            raise res[0]
+        deadletters = int(res[0])
 
         fam = {name: self._family(name) for name in METRIC_NAMES[:-2]}
         alive: set[str] = set()
         follow_up: list[tuple[str, str, Any]] = []  # (what, shard, argument)
         for i, stream in enumerate(streams):
             shard = str(i)
-            length, groups, pending, consumers = res[2 + 4 * i: 6 + 4 * i]
+            length, groups, pending, consumers = res[1 + 4 * i: 5 + 4 * i]
             fam["tapis_command_stream_length"].add_metric([shard], 0 if isinstance(length, Exception) else int(length))
             group = None
             if not isinstance(groups, Exception):

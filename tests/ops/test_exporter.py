@@ -248,3 +248,80 @@ def test_run_exporter_serves_http_and_stops(real_sync_redis):
     lag = {s.labels["shard"]: s.value for s in fams["tapis_consumer_group_lag"].samples}
     assert lag == {"2": 1.0}
     assert fams["tapis_exporter_redis_up"].samples[0].value == 1
+
+
+@pytest.fixture
+def redis_cluster(tmp_path):
+    """A three-primary Redis Cluster of local redis-server processes on
+    loopback ports 19200-19299, stopped and removed afterwards."""
+    import shutil
+    import subprocess
+
+    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
+        pytest.skip("redis-server / redis-cli not installed")
+    ports: list[int] = []
+    procs = []
+    try:
+        for _ in range(3):
+            port = free_port(skip=set(ports))
+            ports.append(port)
+            d = tmp_path / str(port)
+            d.mkdir()
+            procs.append(subprocess.Popen(
+                ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+                 "--cluster-config-file", "nodes.conf", "--save", "", "--appendonly", "no"],
+                cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for port in ports:
+            for _ in range(100):
+                if subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True,
+                                  timeout=5, check=False).stdout.strip() == "PONG":
+                    break
+                time.sleep(0.05)
+        subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
+                        "--cluster-replicas", "0", "--cluster-yes"], capture_output=True, timeout=30, check=True)
+        for _ in range(100):
+            info = subprocess.run(["redis-cli", "-p", str(ports[0]), "cluster", "info"], capture_output=True,
+                                  text=True, timeout=5, check=False).stdout
+            if "cluster_state:ok" in info:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the cluster did not come up")
+        yield f"redis://127.0.0.1:{ports[0]}/0"
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=5)
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_on_a_redis_cluster(redis_cluster):
+    """TAPIS_CLUSTER=true: the command streams hash to slots on different
+    primaries; the exporter reads them all (TIME is not pipelined: a cluster
+    pipeline refuses key-less commands)."""
+    settings = Settings(redis_url=redis_cluster, cluster=True, shards=6)
+    r = make_sync_redis(settings)
+    try:
+        nodes = {r.get_node_from_key(keys.commands(s)).port for s in range(6)}
+        assert len(nodes) >= 2  # the streams really are spread
+        for shard in range(6):
+            stream = make_group(r, shard)
+            for i in range(shard + 1):
+                r.xadd(stream, {"i": i})
+            r.xreadgroup(GROUP, f"w{shard % 2}", {stream: ">"}, count=1)
+        r.xadd(keys.DEAD_LETTERS, {"reason": "x"})
+        got = sample(StreamCollector(r, 6))
+    finally:
+        r.close()
+    assert got[("tapis_exporter_redis_up", ())] == 1
+    assert [got[("tapis_command_stream_length", (str(s),))] for s in range(6)] == [1, 2, 3, 4, 5, 6]
+    assert [got[("tapis_consumer_group_lag", (str(s),))] for s in range(6)] == [0, 1, 2, 3, 4, 5]
+    assert [got[("tapis_consumer_group_pending", (str(s),))] for s in range(6)] == [1] * 6
+    assert got[("tapis_worker_consumers_alive", ())] == 2
+    assert got[("tapis_deadletter_stream_length", ())] == 1
