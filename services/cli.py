@@ -11,7 +11,6 @@ import contextlib
 import logging
 import os
 import sys
-import time
 from typing import Optional
 
 import typer

@@ -142,3 +142,16 @@ async def test_run_loop_replies_to_the_waiting_gateway(redis_client, table_id):
         await sub.stop()
         stop.set()
         await task
+
+
+async def test_command_streams_are_trimmed_below_what_every_consumer_is_done_with(redis_client, table_id):
+    await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    await w.ensure_groups()
+    stream = keys.commands(0)
+    ids = [await redis_client.xadd(stream, cmd(table_id, f"c{i}", kind="start").fields()) for i in range(3)]
+    resp = await redis_client.xreadgroup(keys.GROUP, "a", {stream: ">"}, count=2)  # c0, c1 delivered
+    await redis_client.xack(stream, keys.GROUP, resp[0][1][0][0])  # c0 done, c1 pending
+    await w.trim_once()
+    left = [i for i, _f in await redis_client.xrange(stream)]
+    assert ids[0] not in left and ids[1] in left and ids[2] in left

@@ -109,13 +109,17 @@ def create_app(
     @app.middleware("http")
     async def red_metrics(request: Request, call_next):
         t0 = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        if path != "/tables/{table}/stream":
-            metrics.HTTP_LATENCY.labels(request.method, path).observe(time.perf_counter() - t0)
-        metrics.HTTP_REQUESTS.labels(request.method, path, str(response.status_code)).inc()
-        return response
+        status = 500  # a route that raises is a server error, and counts as one
+        try:
+            response = await call_next(request)
+            status = response.status_code
+            return response
+        finally:
+            route = request.scope.get("route")
+            path = getattr(route, "path", "unmatched")
+            if path != "/tables/{table}/stream":
+                metrics.HTTP_LATENCY.labels(request.method, path).observe(time.perf_counter() - t0)
+            metrics.HTTP_REQUESTS.labels(request.method, path, str(status)).inc()
 
     from services.gateway import routes_games, routes_ops, routes_tables
 

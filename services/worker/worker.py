@@ -71,6 +71,10 @@ class NoBots:
         return None
 
 
+def _s(v) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
 def consumer_name() -> str:
     """A unique consumer name: host-pid-random."""
     return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
@@ -151,10 +155,29 @@ class Worker:
                 pass
             try:
                 await self.reclaim_once()
+                await self.trim_once()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("reclaim failed")
+
+    async def trim_once(self) -> None:
+        """Drop command entries every consumer is done with: below both the
+        group's last-delivered id and the oldest pending entry (XTRIM
+        MINID), so the command streams do not grow for ever."""
+        for shard in self.shards:
+            stream = keys.commands(shard)
+            groups = await self.redis.xinfo_groups(stream)
+            group = next((g for g in groups if _s(g.get("name")) == keys.GROUP), None)
+            if group is None:
+                continue
+            floor = _s(group.get("last-delivered-id", "0-0"))
+            pending = await self.redis.xpending(stream, keys.GROUP)
+            if pending.get("pending"):
+                oldest = _s(pending["min"])
+                floor = min(floor, oldest, key=lambda i: tuple(int(x) for x in i.split("-")))
+            if floor != "0-0":
+                await self.redis.xtrim(stream, minid=floor, approximate=False)
 
     async def reclaim_once(self) -> int:
         """Take over commands idle longer than ``claim_idle_ms`` on every
