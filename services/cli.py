@@ -24,6 +24,12 @@ def _settings(redis: str | None, shards: int | None = None):
     overrides = {}
     if redis is not None:
         overrides["redis_url"] = redis
+        # Roles built from the environment (the Celery app: the bot broker
+        # defaults to the Redis URL) must see the flag too.
+        os.environ["TAPIS_REDIS_URL"] = redis
+        from services.config import get_settings
+
+        get_settings.cache_clear()
     if shards is not None:
         overrides["shards"] = shards
     return Settings(**overrides)
