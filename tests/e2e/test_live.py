@@ -378,7 +378,11 @@ def test_every_game_plays_an_all_bot_table_to_the_end(live):
             info = api.create(game, players, bots=dict(enumerate(line_up)), options=options)
             assert info["status"] in ("waiting", "playing")  # the start command may still be on its way
             tables[info["id"]] = game
-    infos = api.wait_finished(list(tables), timeout_s=150)
+    try:
+        infos = api.wait_finished(list(tables), timeout_s=150)
+    except AssertionError as exc:
+        stuck = [t for t in tables if api.table(t)["status"] != "finished"]
+        raise AssertionError(f"{exc}\n" + "\n".join(live.diagnose(t) for t in stuck)) from None
     elapsed = time.monotonic() - started
     for table, game in tables.items():
         info = infos[table]
