@@ -7,11 +7,11 @@ Each patch is named; ``run_service_bench.py --gateway-patch NAME`` /
 / :func:`run_worker`, which apply them.  Nothing here is imported by the
 services themselves.
 
-* ``asgi-metrics`` (gateway): the RED metrics middleware of
-  ``services/gateway/app.py`` is a ``@app.middleware("http")``, i.e.
-  Starlette's ``BaseHTTPMiddleware``, which runs every request in an
-  extra anyio task group with memory streams.  The patch swaps it for a
-  plain ASGI middleware that records the same two metrics.
+* ``asgi-metrics`` (gateway): the RED metrics and body-size middlewares
+  of ``services/gateway/app.py`` are ``@app.middleware("http")``
+  functions, i.e. Starlette's ``BaseHTTPMiddleware``, which runs every
+  request in an extra anyio task group with memory streams.  The patch
+  swaps them for plain ASGI middlewares doing the same.
 * ``uvloop`` (worker): ``tapis worker`` runs on the default asyncio loop
   (the gateway already gets uvloop from uvicorn); the patch installs the
   uvloop policy.
@@ -62,17 +62,52 @@ class AsgiMetrics:
             metrics.HTTP_REQUESTS.labels(method, path, str(status[0])).inc()
 
 
+class AsgiBodyLimit:
+    """Pure ASGI version of the gateway's ``limit_body`` middleware: 413
+    ``body_too_large`` when ``content-length`` is not a number or exceeds
+    ``max_bytes``."""
+
+    def __init__(self, app, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length":
+                    if not value.isdigit() or int(value) > self.max_bytes:
+                        from services.gateway import errors
+
+                        resp = errors.problem(413, "body_too_large",
+                                              f"request bodies are limited to {self.max_bytes} bytes")
+                        return await resp(scope, receive, send)
+                    break
+        return await self.app(scope, receive, send)
+
+
 def patch_asgi_metrics(app) -> None:
-    """Replace the app's ``BaseHTTPMiddleware`` (the metrics one) with
-    :class:`AsgiMetrics`.  Must run before the app serves its first
-    request (Starlette builds the middleware stack then)."""
+    """Replace the app's ``@app.middleware("http")`` functions (Starlette
+    ``BaseHTTPMiddleware``: ``red_metrics`` and, since the API hardening,
+    ``limit_body``) with :class:`AsgiMetrics` and :class:`AsgiBodyLimit`,
+    in the same order.  Must run before the app serves its first request
+    (Starlette builds the middleware stack then).  Raises RuntimeError on
+    a BaseHTTPMiddleware it does not know."""
+    from starlette.middleware import Middleware
     from starlette.middleware.base import BaseHTTPMiddleware
 
-    before = len(app.user_middleware)
-    app.user_middleware = [m for m in app.user_middleware if m.cls is not BaseHTTPMiddleware]
-    if len(app.user_middleware) != before - 1:
-        raise RuntimeError("expected exactly one BaseHTTPMiddleware on the gateway app")
-    app.add_middleware(AsgiMetrics)
+    replaced = []
+    for m in app.user_middleware:
+        if m.cls is not BaseHTTPMiddleware:
+            replaced.append(m)
+            continue
+        name = getattr(m.kwargs.get("dispatch"), "__name__", "?")
+        if name == "red_metrics":
+            replaced.append(Middleware(AsgiMetrics))
+        elif name == "limit_body":
+            replaced.append(Middleware(AsgiBodyLimit, max_bytes=app.state.ctx.settings.max_body_bytes))
+        else:
+            raise RuntimeError(f"unknown BaseHTTPMiddleware {name!r} on the gateway app")
+    app.user_middleware = replaced
 
 
 GATEWAY_PATCHES: dict[str, Callable] = {"asgi-metrics": patch_asgi_metrics}

@@ -33,9 +33,9 @@ process started is stopped on exit, failures included.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -178,6 +178,19 @@ def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, s
     except BaseException:
         stop_cluster(cl)
         raise
+
+
+def code_version() -> str:
+    """``git describe``-like id of the checkout the servers run: the short
+    commit, plus ``+dirty`` when services/ or shared/ have local changes."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10, check=False).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "services", "shared"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + ("+dirty" if dirty else "")
 
 
 def machine_busy_seconds() -> float:
@@ -413,25 +426,36 @@ def start_pyspy(procs: list[Proc], seconds: float, outdir: Path, tag: str = "",
 
 # -- the engine figure --------------------------------------------------------------
 
-def engine_figure(games: int, players: int = 4) -> dict[str, float]:
-    """Random ``players``-player Mau Mau games in this process, timed with
-    ``loadtests/bench_maumau.py``'s ``random_game`` (per CPU second)."""
-    spec = importlib.util.spec_from_file_location("bench_maumau", HERE / "bench_maumau.py")
-    bench = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(bench)
-    bench.random_game(players, 0)  # warm up
-    cpu = wall = 0.0
-    actions = 0
-    for seed in range(games):
-        w0, c0 = time.perf_counter(), time.process_time()
-        _events, acts = bench.random_game(players, seed)
-        wall += time.perf_counter() - w0
-        cpu += time.process_time() - c0
-        actions += len(acts)
-    return {"games": games, "players": players, "games_per_cpu_s": round(games / cpu, 1),
-            "actions_per_cpu_s": round(actions / cpu), "actions_per_wall_s": round(actions / wall),
-            "actions_per_game": round(actions / games, 1)}
+def engine_figure(games: int, players: int = 4) -> dict[str, Any]:
+    """Random ``players``-player Mau Mau in-process figures from
+    ``loadtests/bench_maumau.py``, run in a fresh process (after a service
+    run this process's big heap would make the cyclic GC, not the engine,
+    the cost).  Returns games/s and actions/s of the random loop,
+    decide+evolve actions/s, the mean rebuild time (all per CPU second)
+    and the tool's ``output`` lines.  Raises RuntimeError if it fails."""
+    res = subprocess.run([sys.executable, str(HERE / "bench_maumau.py"), "--games", str(games), "--players",
+                          str(players), "--duel", "0"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                         check=False)
+    if res.returncode != 0:
+        raise RuntimeError(f"bench_maumau.py failed: {res.stderr[-500:]}")
+    out = res.stdout
+    num = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+
+    def grab(pattern: str) -> float:
+        m = re.search(pattern, out)
+        if m is None:
+            raise RuntimeError(f"bench_maumau.py output changed: no {pattern!r} in {out!r}")
+        return float(m.group(1).replace(",", ""))
+
+    return {
+        "games": games, "players": players,
+        "games_per_cpu_s": grab(r"random loop.*?: " + num + " games/s"),
+        "actions_per_cpu_s": grab(r"random loop.*?games/s, " + num + " actions/s"),
+        "decide_evolve_per_cpu_s": grab(r"decide\+evolve only.*?: +" + num + " actions/s"),
+        "rebuild_ms": grab(r"\(fold\): +" + num + " ms"),
+        "actions_per_game": grab(r"\(" + num + r" actions/game\)"),
+        "output": [line for line in out.splitlines() if line.strip()],
+    }
 
 
 # -- the run ------------------------------------------------------------------------
@@ -512,6 +536,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     "steps": [step report, ...], "engine"}``.  Raises RuntimeError when a
     process does not start.  ``port_base + 50 + workers`` must stay a port
     of the bench's range."""
+    version = code_version()
     flush_db(redis_url)
     cl = start_cluster(redis_url, gateways, workers, port_base, shards, logdir, gateway_patches, worker_patches,
                        extra_pythonpath)
@@ -525,7 +550,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
         stop_cluster(cl)
         flush_db(redis_url)
     out: dict[str, Any] = {
-        "cluster": {"gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
+        "cluster": {"code": version, "gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
                     "cores": os.cpu_count(), "gateway_patches": list(gateway_patches),
                     "worker_patches": list(worker_patches), "extra_pythonpath": extra_pythonpath},
         "steps": steps,
@@ -580,7 +605,8 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
     cl = bench["cluster"]
     patches = ", ".join(cl["gateway_patches"] + cl["worker_patches"]) or "none"
     lines = [f"# {title}", "",
-             f"{cl['gateways']} gateway(s), {cl['workers']} worker(s), {cl['shards']} shards, Redis `{cl['redis']}`, "
+             f"Code {cl.get('code', '?')}; {cl['gateways']} gateway(s), {cl['workers']} worker(s), {cl['shards']} shards, "
+             f"Redis `{cl['redis']}`, "
              f"{cl['cores']} cores; patches: {patches}" + (f"; PYTHONPATH+={cl['extra_pythonpath']}" if
                                                            cl["extra_pythonpath"] else "") + ".", "",
              "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
@@ -596,9 +622,11 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
         lines.append(step_markdown(st, f"{st['config']['tables']} tables"))
     if "engine" in bench:
         e = bench["engine"]
-        lines += [(f"Engine, in process: random {e['players']}-player Mau Mau, {e['games']} games: "
-                   f"**{e['games_per_cpu_s']:,} games/s**, {e['actions_per_cpu_s']:,} actions/s per CPU second "
-                   f"({e['actions_per_wall_s']:,}/s wall; {e['actions_per_game']} actions/game)."), ""]
+        lines += [(f"Engine, in process (`loadtests/bench_maumau.py --games {e['games']} --duel 0`): random "
+                   f"{e['players']}-player Mau Mau **{e['games_per_cpu_s']:,.0f} games/s**, "
+                   f"{e['actions_per_cpu_s']:,.0f} actions/s ({e['actions_per_game']:.0f} actions/game); "
+                   f"decide+evolve {e['decide_evolve_per_cpu_s']:,.0f} actions/s; rebuild a finished game "
+                   f"{e['rebuild_ms']} ms (per CPU second)."), ""]
     return "\n".join(lines)
 
 

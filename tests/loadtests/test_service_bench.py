@@ -65,7 +65,9 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     assert step["server"]["submit_reply"]["count"] == step["actions_applied"]
     assert step["server"]["apply_duration"]["count"] == step["actions_applied"]
     assert step["redis_commands"]["evalsha"]["calls"] >= step["actions_applied"]
-    assert out["engine"]["games"] == 2 and out["engine"]["actions_per_cpu_s"] > 0
+    eng = out["engine"]
+    assert eng["games"] == 2 and eng["actions_per_cpu_s"] > eng["games_per_cpu_s"] > 0
+    assert eng["decide_evolve_per_cpu_s"] > 0 and eng["rebuild_ms"] > 0 and 10 < eng["actions_per_game"] < 10_000
     md = bench.bench_markdown(out, "tiny")
     assert "| 4 | " in md and "ms per applied action" in md
     # every process was stopped and the bench database flushed
