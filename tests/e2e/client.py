@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import re
 import time
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,28 +73,19 @@ def assert_problem(resp: httpx.Response, status: int, code: str) -> dict[str, An
 @dataclass(frozen=True)
 class LogState:
     """What must not change when an action is refused: the version in the
-    meta hash, the served version and the raw event log; and how many
-    commands for the table were submitted to its command stream."""
+    meta hash, the version the gateway serves, and the raw event log."""
 
     meta_version: int
     served_version: int
     entries: tuple
-    commands_submitted: int
 
 
-def log_state(r: redis.Redis, http: httpx.Client, table: str, shards: int = 4) -> LogState:
+def log_state(r: redis.Redis, http: httpx.Client, table: str) -> LogState:
     """Snapshot of :class:`LogState` for ``table``."""
     meta_version = int(r.hget(meta_key(table), "version"))
     served = http.get(f"/tables/{table}").json()["version"]
     entries = tuple((eid, tuple(sorted(f.items()))) for eid, f in r.xrange(events_key(table)))
-    return LogState(meta_version, served, entries, commands_for(r, table, shards))
-
-
-def commands_for(r: redis.Redis, table: str, shards: int = 4) -> int:
-    """How many entries of the table's command stream
-    ``tapis:commands:<crc32(T) % shards>`` name ``table`` (acked or not)."""
-    stream = f"tapis:commands:{zlib.crc32(table.encode()) % shards}"
-    return sum(1 for _id, f in r.xrange(stream) if f.get(b"t") == table.encode())
+    return LogState(meta_version, served, entries)
 
 
 def raw_events(r: redis.Redis, table: str) -> list[tuple[int, Event]]:

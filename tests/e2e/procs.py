@@ -65,14 +65,11 @@ def tapis_command() -> list[str]:
 
 def service_env(**overrides: str) -> dict[str, str]:
     """The environment for a Tapis process: this one without any inherited
-    ``TAPIS_*`` variable, plus ``TAPIS_REDIS_URL`` = :data:`REDIS_URL`.
-
-    ``TAPIS_REDIS_URL`` is set in the environment (not only by ``--redis``)
-    because ``tapis worker --redis URL`` sends bot tasks to the Celery broker
-    named by the *environment* (see the report: services/bots/celery_app.py
-    reads the settings at import, before the flag is applied)."""
+    ``TAPIS_*`` variable (every role gets the Redis URL from its ``--redis``
+    flag only, as the README shows), ``TAPIS_SHARDS=4``, unbuffered output,
+    plus ``overrides``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAPIS_")}
-    env.update(TAPIS_REDIS_URL=REDIS_URL, TAPIS_SHARDS="4", PYTHONUNBUFFERED="1")
+    env.update(TAPIS_SHARDS="4", PYTHONUNBUFFERED="1")
     env.update(overrides)
     return env
 

@@ -1,8 +1,9 @@
-"""Bugs outside tests/e2e found while writing the end-to-end tests, pinned
-as strict xfails: each fails today and will XPASS (and so fail the run)
-once fixed — then drop its marker.
+"""Bugs outside tests/e2e found while writing the end-to-end tests.
 
-The e2e fixtures work around them (see :func:`tests.e2e.procs.service_env`).
+Open ones are pinned as strict xfails: each fails today and will XPASS (and
+so fail the run) once fixed — then drop its marker and keep the test as a
+regression test, as for the first one below.  The e2e fixtures work around
+open ones (see ``start_live`` in conftest.py).
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from tests.e2e import procs
 pytestmark = pytest.mark.redis
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "services/bots/celery_app.py builds the Celery app from get_settings() (the environment) at import; "
-    "`tapis worker --redis URL` passes URL only to its own Settings, so with no TAPIS_REDIS_URL in the "
-    "environment the worker enqueues bot turns on redis://127.0.0.1:6379/0 while `tapis bots --redis URL` "
-    "consumes URL: bots never move"))
+# Fixed in 190b527: `tapis worker --redis URL` enqueued bot turns on the broker
+# the environment named (redis://127.0.0.1:6379/0 by default), because
+# services/bots/celery_app.py reads get_settings() at import.
 def test_worker_redis_flag_also_names_the_bot_broker(redis_url):
+    """The bot broker of a worker started with only ``--redis`` is that URL."""
     # The first lines of services.cli.worker(), as `tapis worker --redis URL` runs them.
     code = (
         "import sys\n"

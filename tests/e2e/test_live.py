@@ -128,7 +128,8 @@ def test_person_plays_maumau_beside_two_bots_and_replay_agrees(live):
     assert out["result"]["scores"] == result["scores"]
     assert out["result"]["places"] == result["places"]
     assert out["result"] == result
-    assert out["snapshot"]["matches_replay"] is True  # > 64 events: a worker wrote a snapshot
+    if final["version"] >= 128:  # a worker snapshots every 64 events (TAPIS_SNAPSHOT_EVERY)
+        assert out["snapshot"]["matches_replay"] is True
 
     # Decisions by both worker processes, bot turns in the bots process.
     applied_by = [procs.metric(procs.scrape(p), "tapis_actions_applied_total", game="maumau") for p in live.worker_metrics]
@@ -136,6 +137,8 @@ def test_person_plays_maumau_beside_two_bots_and_replay_agrees(live):
     assert sum(applied_by) >= len(applied) + len(bot_cmds)
     bot_turns = procs.metric(procs.scrape(live.bots_metrics), "tapis_bot_turns_total", game="maumau", outcome="submitted")
     assert bot_turns >= len(bot_cmds)
+    print(f"person: {len(applied)} actions applied, {stale} stale views; bots: {len(bot_cmds)} moves; "
+          f"{final['version']} events; applied per worker {applied_by}")
 
 
 # -- 2. bad input ------------------------------------------------------------
@@ -148,20 +151,29 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
     api.wait_started(table, tokens[0])
     n = 0
 
+    def rejected() -> dict[str, float]:
+        """Mau Mau refusals counted by the two workers, by reason."""
+        out: dict[str, float] = {}
+        for port in live.worker_metrics:
+            for (name, labels), value in procs.scrape(port).items():
+                if name == "tapis_actions_rejected_total" and dict(labels).get("game") == "maumau":
+                    out[dict(labels)["reason"]] = out.get(dict(labels)["reason"], 0) + value
+        return out
+
     def refused(send, status: int, code: str, *, reaches_worker: bool) -> dict:
         """Send one bad request; assert the problem and that nothing changed."""
         nonlocal n
         n += 1
         cid = f"bad-{n}"
-        before = log_state(r, http, table)
+        before, counted = log_state(r, http, table), rejected()
         body = assert_problem(send(cid), status, code)
-        after = log_state(r, http, table)
+        after, counted_after = log_state(r, http, table), rejected()
         assert (after.meta_version, after.served_version) == (before.meta_version, before.served_version)
         assert after.entries == before.entries
-        if reaches_worker:  # refused by a worker: one command went through the stream
-            assert after.commands_submitted == before.commands_submitted + 1
-        else:  # refused at the gateway: no command was submitted
-            assert after.commands_submitted == before.commands_submitted
+        if reaches_worker:  # refused by a worker: counted once, under its code
+            assert counted_after == {**counted, code: counted.get(code, 0) + 1}
+        else:  # refused at the gateway: no worker saw it
+            assert counted_after == counted
         assert all(applied_range(r, table, seat_command_id(s, cid)) is None for s in (0, 1))
         return body
 
