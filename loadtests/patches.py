@@ -2,6 +2,12 @@
 that the service bench can measure them before anyone edits ``services/``
 (see docs/performance.md, "Where the time goes").
 
+The three below were measured here and are now part of the services
+(services/gateway/middleware.py, ``Worker._shard_loop``, uvloop in
+``tapis worker``); on the current code they change nothing and are kept
+so the before/after figures of docs/performance.md can be re-run against
+older commits.
+
 Each patch is named; ``run_service_bench.py --gateway-patch NAME`` /
 ``--worker-patch NAME`` starts the processes through :func:`run_gateway`
 / :func:`run_worker`, which apply them.  Nothing here is imported by the

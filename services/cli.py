@@ -128,6 +128,7 @@ def gateway(
 def worker(
     redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
     metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     bots: str = typer.Option("celery", help="Where bot turns go: celery or none."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
@@ -144,7 +145,7 @@ def worker(
     if port:
         from prometheus_client import start_http_server
 
-        start_http_server(port)
+        start_http_server(port, addr=metrics_host)
     scheduler = NoBots()
     if bots == "celery":
         from services.bots.celery_app import app as celery_app
@@ -163,7 +164,12 @@ def worker(
         logging.getLogger("tapis.worker").info("worker %s consuming %d shards", w.name, settings.shards)
         await w.run(stop)
 
-    asyncio.run(main())
+    try:
+        import uvloop
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
 
 
 @app.command()
@@ -172,6 +178,7 @@ def bots(
     concurrency: int = typer.Option(2, min=1, help="Bot worker processes/threads."),
     pool: str = typer.Option("threads", help="Celery pool: threads, prefork or solo."),
     metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`)."""
@@ -187,7 +194,7 @@ def bots(
     if port:
         from prometheus_client import start_http_server
 
-        start_http_server(port)
+        start_http_server(port, addr=metrics_host)
     from services.bots.celery_app import app as celery_app
 
     celery_app.worker_main(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency), "-P", pool])

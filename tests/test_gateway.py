@@ -194,3 +194,17 @@ async def test_openapi_describes_every_route(service):
     for path, ops in spec["paths"].items():
         for method, op in ops.items():
             assert op.get("description"), f"{method.upper()} {path} has no description"
+
+
+async def test_a_seat_joined_through_another_gateway_is_recognised(service):
+    """Gateways cache tables; a token unknown to the cache re-reads the seats."""
+    t = await create(service, players=2)
+    a = await join(service, t["id"])
+    await service.get(f"/tables/{t['id']}/view", headers=auth(a["token"]))  # cached with seat 0 only
+    from services.gateway.routes_tables import hash_token
+
+    ctx = service.app.state.ctx
+    status, seat, _free = await ctx.store.join(t["id"], None, hash_token("other-gateway-token"), "bo")
+    assert status == "ok"
+    r = await service.get(f"/tables/{t['id']}/view", headers=auth("other-gateway-token"))
+    assert r.status_code == 200 and r.json()["seat"] == seat

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from dataclasses import dataclass
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from redis.asyncio import Redis
 
-from services import metrics
 from services.config import Settings
 from services.gateway import errors
+from services.gateway.middleware import BodyLimit, RedMetrics
 from services.gateway.submit import Submitter
 from services.store.store import EventStore
 from services.store.tables import Tables
@@ -99,27 +98,9 @@ def create_app(
     app.state.ctx = ctx
     errors.install(app)
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
-            return errors.problem(413, "body_too_large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        return await call_next(request)
-
-    @app.middleware("http")
-    async def red_metrics(request: Request, call_next):
-        t0 = time.perf_counter()
-        status = 500  # a route that raises is a server error, and counts as one
-        try:
-            response = await call_next(request)
-            status = response.status_code
-            return response
-        finally:
-            route = request.scope.get("route")
-            path = getattr(route, "path", "unmatched")
-            if path != "/tables/{table}/stream":
-                metrics.HTTP_LATENCY.labels(request.method, path).observe(time.perf_counter() - t0)
-            metrics.HTTP_REQUESTS.labels(request.method, path, str(status)).inc()
+    # Added last = outermost: metrics see every response, 413s included.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RedMetrics)
 
     from services.gateway import routes_games, routes_ops, routes_tables
 

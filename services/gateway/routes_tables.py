@@ -89,6 +89,18 @@ def _seat_of(t: Table, authorization: str | None, *, required: bool) -> int | No
     raise ApiError(403, "bad_token", "this token is not a seat of this table")
 
 
+async def _auth(request: Request, t: Table, authorization: str | None, *, required: bool) -> tuple[Table, int | None]:
+    """The caller's seat, re-reading the seats once when the token is not
+    known to this gateway's cache (a seat joined through another gateway)."""
+    try:
+        return t, _seat_of(t, authorization, required=required)
+    except ApiError as exc:
+        if exc.code != "bad_token":
+            raise
+    t = await _load(request, t.id, refresh_meta=True)
+    return t, _seat_of(t, authorization, required=required)
+
+
 def _info(t: Table) -> TableInfo:
     seats = []
     for i in range(t.players):
@@ -225,9 +237,7 @@ async def view(request: Request, table: str, authorization: str | None = Header(
     """With a seat token: that seat's view, its legal actions and the
     version to send as `expected_version`. Without: the spectator view."""
     t = await _load(request, table)
-    seat = _seat_of(t, authorization, required=False)
-    if seat is not None and seat not in t.humans:
-        t = await _load(request, table, refresh_meta=True)
+    t, seat = await _auth(request, t, authorization, required=False)
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
                         awaiting=[], view=None, legal_actions=[])
@@ -254,8 +264,11 @@ async def act(request: Request, table: str, body: SubmitAction,
     `stale_version` / `not_your_turn` / `game_over`. Nothing is applied
     on a refusal."""
     ctx = _ctx(request)
-    t = await _load(request, table)
-    seat = _seat_of(t, authorization, required=True)
+    _check_table_id(table)
+    # Authenticate on the cached table (the worker reads the log anyway);
+    # go to Redis only when the table or the seat is not known here yet.
+    t = ctx.tables.peek(table) or await _load(request, table)
+    t, seat = await _auth(request, t, authorization, required=True)
     try:
         msgpack.packb(body.action, use_bin_type=True)
     except (OverflowError, UnicodeEncodeError, TypeError, ValueError):
@@ -287,7 +300,7 @@ async def events(request: Request, table: str,
     caller (a seat sees its own cards; a spectator sees no hidden card)."""
     ctx = _ctx(request)
     t = await _load(request, table)
-    seat = _seat_of(t, authorization, required=False)
+    t, seat = await _auth(request, t, authorization, required=False)
     evs = await ctx.store.read(table, after=after, until=after + limit)
     return EventPage(version=t.version, events=_redacted(t, evs, seat, after + 1))
 
@@ -302,7 +315,7 @@ async def stream(request: Request, table: str,
     15 s. Reconnecting clients resume with `Last-Event-ID`."""
     ctx = _ctx(request)
     t = await _load(request, table)
-    seat = _seat_of(t, authorization, required=False)
+    t, seat = await _auth(request, t, authorization, required=False)
     if last_event_id and _DIGITS.fullmatch(last_event_id):
         after = int(last_event_id)
 

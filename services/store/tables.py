@@ -145,6 +145,10 @@ class Tables:
         elif t.version < from_version + len(events):
             self._cache.pop(t.id, None)  # out of step: reload next time
 
+    def peek(self, table: str) -> Table | None:
+        """The cached table as it is (no Redis round trip), or None."""
+        return self._cache.get(table)
+
     def drop(self, table: str) -> None:
         """Forget a table (next :meth:`get` rebuilds it from the store)."""
         self._cache.pop(table, None)

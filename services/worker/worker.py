@@ -142,8 +142,16 @@ class Worker:
                 await asyncio.sleep(0.5)
                 continue
             for _stream, entries in resp or ():
+                # Different tables' commands run concurrently (each waits on
+                # Redis round trips); one table's stay in order.
+                by_table: dict[bytes, list] = {}
                 for entry_id, fields in entries:
-                    await self.handle(stream, entry_id, fields)
+                    by_table.setdefault(fields.get(b"t", b""), []).append((entry_id, fields))
+                await asyncio.gather(*(self._handle_in_order(stream, items) for items in by_table.values()))
+
+    async def _handle_in_order(self, stream: str, items: list) -> None:
+        for entry_id, fields in items:
+            await self.handle(stream, entry_id, fields)
 
     async def _reclaim_loop(self, stop: asyncio.Event) -> None:
         idle = self.settings.claim_idle_ms
