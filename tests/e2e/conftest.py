@@ -2,7 +2,8 @@
 processes on the real Redis (database 14).
 
 ``live`` (module scope): one ``tapis gateway``, two ``tapis worker`` and one
-``tapis bots --pool threads`` process, started after flushing database 14
+``tapis bots --pool threads --concurrency 1`` process (each given Redis by
+its ``--redis`` flag only), started after flushing database 14
 and stopped (and the database flushed) when the module is done.
 """
 
@@ -123,10 +124,8 @@ def start_live(r: redis.Redis, log_dir: Path, started: list[Proc], *, workers: i
 def live(r, tmp_path_factory) -> Live:
     """Gateway + 2 workers + bots on database 14 (see module doc)."""
     log_dir = tmp_path_factory.mktemp("e2e-logs")
-    t0 = time.monotonic()
     with procs.stopping([]) as started:
         lv = start_live(r, log_dir, started)
-        lv.startup_s = time.monotonic() - t0  # type: ignore[attr-defined]
         try:
             yield lv
         finally:
