@@ -9,7 +9,6 @@ and stopped (and the database flushed) when the module is done.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
