@@ -94,3 +94,18 @@ async def test_names_must_be_printable(service, name):
     t = await create(service)
     r = await service.post(f"/tables/{t['id']}/join", json={"name": name})
     assert (r.status_code, r.json()["code"]) == (422, "invalid_request")
+
+
+async def test_a_crashing_bot_strategy_does_not_stall_the_table(service, monkeypatch):
+    from tests import toygame
+
+    def boom(view, legal, rng):
+        raise RuntimeError("strategy bug")
+
+    monkeypatch.setitem(toygame.GAME.strategies, "first", boom)
+    r = await service.post("/tables", json={"game": "toy", "players": 2, "options": {"target": 6},
+                                            "bots": {"0": "first", "1": "first"}})
+    t = r.json()["id"]
+    async def done():
+        return (await service.get(f"/tables/{t}")).json()["status"] == "finished"
+    await wait_for(done)

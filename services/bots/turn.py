@@ -65,7 +65,12 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     t0 = time.perf_counter()
     # In a thread: a Monte Carlo or word-vector bot must not stall the
     # event loop of an all-in-one `tapis serve`.
-    action = await asyncio.to_thread(strategy, view, legal, rng, **kwargs)
+    try:
+        action = await asyncio.to_thread(strategy, view, legal, rng, **kwargs)
+    except Exception:  # a strategy bug must not stall the table
+        log.exception("bot %s of %s failed; playing a random legal action", strategy_name, game.name)
+        metrics.BOT_TURNS.labels(game.name, "error").inc()
+        action = rng.choice(legal)
     metrics.BOT_DECISION.labels(game.name, strategy_name).observe(time.perf_counter() - t0)
     if action is None:
         metrics.BOT_TURNS.labels(game.name, "declined").inc()

@@ -2,7 +2,7 @@
 processes on the real Redis (database 14).
 
 ``live`` (module scope): one ``tapis gateway``, two ``tapis worker`` and one
-``tapis bots --pool threads --concurrency 1`` process (each given Redis by
+``tapis bots --pool threads --concurrency 2`` process (each given Redis by
 its ``--redis`` flag only), started after flushing database 14
 and stopped (and the database flushed) when the module is done.
 """
@@ -109,7 +109,7 @@ def start_live(r: redis.Redis, log_dir: Path, started: list[Proc], *, workers: i
     # between threads, and two bot turns stemming at once corrupt it (an
     # IndexError kills the task and the table waits forever); see
     # test_known_bugs.py.  Concurrency 1 keeps strategy calls one at a time.
-    bots = procs.spawn("bots", ["bots", "--redis", procs.REDIS_URL, "--pool", "threads", "--concurrency", "1",
+    bots = procs.spawn("bots", ["bots", "--redis", procs.REDIS_URL, "--pool", "threads", "--concurrency", "2",
                                 "--metrics-port", str(bports), "--log-level", "info"], log_dir, env)
     started.append(bots)
     procs.wait_gateway(url, gw)

@@ -71,11 +71,7 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "shared/games/maudit_mot_dit/lexicon.py:59 keeps one module-global snowballstemmer.stemmer('french'); "
-    "the Snowball stemmer object is stateful and not thread-safe, and bot strategies run in threads "
-    "(services/bots/turn.py: asyncio.to_thread; Celery --pool threads; tapis serve's 8 bot tasks): "
-    "concurrent stems raise IndexError or come out wrong"))
+# Was a strict xfail: lexicon.py shared one Snowball stemmer between threads.
 def test_lexicon_gives_the_same_answers_from_two_threads():
     def family(threads: int) -> dict:
         done = subprocess.run([sys.executable, "-c", _FAMILY_SCRIPT, str(threads)], capture_output=True, text=True,

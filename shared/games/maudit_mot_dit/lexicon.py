@@ -28,6 +28,7 @@ Refusal codes raised here (all map to HTTP 422):
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -56,7 +57,17 @@ CLUE_REPEATED = "clue_repeated"
 CLUE_SAME_FAMILY = "clue_same_family"
 CLUE_SAME_FAMILY_AS_EARLIER = "clue_same_family_as_earlier"
 
-_STEMMER = snowballstemmer.stemmer("french")
+# A Snowball stemmer object keeps state while it stems: one per thread
+# (bots decide in threads while a worker checks clues).
+_LOCAL = threading.local()
+
+
+def _stem(word: str) -> str:
+    stemmer = getattr(_LOCAL, "stemmer", None)
+    if stemmer is None:
+        stemmer = _LOCAL.stemmer = snowballstemmer.stemmer("french")
+    return stemmer.stemWord(word)
+
 _SPACES = re.compile(r"\s+")
 #: Separators a speller puts between letters: "c-h-a-t", "c.h.a.t", "c h a t".
 _SPELL_SPLIT = re.compile(r"[\s\-‐‑–—.·_/,;:'’*+]+")
@@ -125,7 +136,7 @@ def _family_keys(word: str) -> tuple[frozenset[str], frozenset[str]]:
     low = word.casefold()
     lem = lemma(low)
     forms = frozenset({fold(low), fold(lem)})
-    stems = frozenset({fold(_STEMMER.stemWord(low)), fold(_STEMMER.stemWord(lem))})
+    stems = frozenset({fold(_stem(low)), fold(_stem(lem))})
     return forms, stems
 
 
