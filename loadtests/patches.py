@@ -31,64 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from collections.abc import Callable
 
 # -- gateway ------------------------------------------------------------------------
 
-class AsgiMetrics:
-    """Pure ASGI version of the gateway's ``red_metrics`` middleware: the
-    same ``tapis_http_requests_total`` and
-    ``tapis_http_request_duration_seconds`` observations."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        from services import metrics
-
-        t0 = time.perf_counter()
-        status = [500]
-
-        async def send_wrapper(message):
-            if message["type"] == "http.response.start":
-                status[0] = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_wrapper)
-        finally:
-            route = scope.get("route")
-            path = getattr(route, "path", "unmatched")
-            method = scope["method"]
-            if path != "/tables/{table}/stream":
-                metrics.HTTP_LATENCY.labels(method, path).observe(time.perf_counter() - t0)
-            metrics.HTTP_REQUESTS.labels(method, path, str(status[0])).inc()
-
-
-class AsgiBodyLimit:
-    """Pure ASGI version of the gateway's ``limit_body`` middleware: 413
-    ``body_too_large`` when ``content-length`` is not a number or exceeds
-    ``max_bytes``."""
-
-    def __init__(self, app, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"content-length":
-                    if not value.isdigit() or int(value) > self.max_bytes:
-                        from services.gateway import errors
-
-                        resp = errors.problem(413, "body_too_large",
-                                              f"request bodies are limited to {self.max_bytes} bytes")
-                        return await resp(scope, receive, send)
-                    break
-        return await self.app(scope, receive, send)
+# Now part of the service: the names stay for the bench's options.
+from services.gateway.middleware import BodyLimit as AsgiBodyLimit  # noqa: E402
+from services.gateway.middleware import RedMetrics as AsgiMetrics  # noqa: E402
 
 
 def patch_asgi_metrics(app) -> None:
@@ -145,38 +94,8 @@ def patch_uvloop() -> None:
 
 
 def patch_concurrent() -> None:
-    """Handle a batch's entries concurrently across tables (in order
-    within a table)."""
-    import logging
-
-    from services.store import keys
-    from services.worker.worker import Worker
-
-    log = logging.getLogger("tapis.worker")
-
-    async def _shard_loop(self: Worker, shard: int, stop: asyncio.Event) -> None:
-        stream = keys.commands(shard)
-        while not stop.is_set():
-            try:
-                resp = await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64, block=1000)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("xreadgroup failed on %s", stream)
-                await asyncio.sleep(0.5)
-                continue
-            for _stream, entries in resp or ():
-                by_table: dict[bytes, list] = {}
-                for entry_id, fields in entries:
-                    by_table.setdefault(fields.get(b"t", b""), []).append((entry_id, fields))
-
-                async def run(items) -> None:
-                    for entry_id, fields in items:
-                        await self.handle(stream, entry_id, fields)
-
-                await asyncio.gather(*(run(items) for items in by_table.values()))
-
-    Worker._shard_loop = _shard_loop  # type: ignore[method-assign]
+    """Handle a batch's entries concurrently across tables: now what
+    ``Worker._shard_loop`` does itself, so nothing to patch."""
 
 
 WORKER_PATCHES: dict[str, Callable[[], None]] = {"uvloop": patch_uvloop, "concurrent": patch_concurrent}

@@ -40,7 +40,6 @@ from services.store.tables import Table, Tables
 from services.worker.commands import Command, CommandDecodeError, Reply
 from shared.engine import IllegalAction
 from shared.events import Event, encode
-from shared.games import UnknownGame
 
 log = logging.getLogger("tapis.worker")
 
