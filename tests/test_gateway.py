@@ -8,7 +8,6 @@ import asyncio
 
 import pytest
 
-from tests.invariants import strings_in
 
 
 async def create(client, players=2, bots=None, target=6):
@@ -153,7 +152,7 @@ async def test_unknown_table_and_full_table(service):
 async def test_same_command_id_is_applied_once(service):
     t = await create(service, target=50)
     a = await join(service, t["id"])
-    b = await join(service, t["id"])
+    await join(service, t["id"])  # the second seat starts the game
     body = {"action": {"type": "add", "n": 1}, "command_id": "once-1"}
     r1 = await service.post(f"/tables/{t['id']}/actions", headers=auth(a["token"]), json=body)
     r2 = await service.post(f"/tables/{t['id']}/actions", headers=auth(a["token"]), json=body)

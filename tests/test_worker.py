@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-import msgpack
 
 from services.config import Settings
 from services.store import keys
 from services.store.store import EventStore
-from services.worker.commands import Command, Reply
+from services.worker.commands import Command
 from services.worker.worker import Worker
 
 

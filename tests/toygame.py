@@ -5,7 +5,6 @@ lowest secret wins.  Registered as ``toy`` by tests/conftest.py."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
