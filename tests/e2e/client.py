@@ -12,24 +12,16 @@ from typing import Any
 import httpx
 import redis
 
+from services.store import keys
 from shared.events import Event, decode
 
 PROBLEM = "application/problem+json"
 
 
-def events_key(table: str) -> str:
-    """The table's event stream (design.md §3)."""
-    return f"tapis:{{{table}}}:events"
-
-
-def meta_key(table: str) -> str:
-    """The table's meta hash."""
-    return f"tapis:{{{table}}}:meta"
-
-
-def cmd_key(table: str, command_id: str) -> str:
-    """The outcome record of one command."""
-    return f"tapis:{{{table}}}:cmd:{command_id}"
+# Key names come from the store itself, so the tests follow any change.
+events_key = keys.events
+meta_key = keys.meta
+cmd_key = keys.cmd
 
 
 def applied_range(r: redis.Redis, table: str, command_id: str) -> tuple[int, int] | None:

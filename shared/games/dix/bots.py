@@ -470,10 +470,19 @@ def random_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
     return dict(rng.choice(legal))
 
 
-def heuristic_strategy(
-    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params = HEURISTIC
+def _play(
+    view: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+    params: Params,
+    *,
+    flip_value: Any,
+    joker_worth: Any,
+    later_cap: Any,
 ) -> dict:
-    """One-step look-ahead on the value model (module doc)."""
+    """The decision skeleton shared by ``heuristic`` and ``strong``; they
+    differ only in how they value flipping on (``flip_value(turn)``), a
+    joker (``joker_worth(model, joker)``) and the bids to expect after
+    theirs (``later_cap(model, joker)``)."""
     m = Model(view, params=params)
     phase = view["phase"]
     if len(legal) == 1:
@@ -484,14 +493,15 @@ def heuristic_strategy(
             return _choose_stop(turn, legal)
         if not turn.can_take:
             return {"type": "flip"}
-        if turn.one_step() > turn.stop_now():
+        if flip_value(turn) > turn.stop_now():
             return {"type": "flip"}
         return _choose_stop(turn, legal)
     if phase == "auction":
-        return _bid_from_value(m, legal, m.joker_value(view["auction"]["joker"]), None)
+        joker = view["auction"]["joker"]
+        return _bid_from_value(m, legal, joker_worth(m, joker), later_cap(m, joker))
     if phase == "joker_offer":
         price = view["options"]["solo_joker_price"]
-        worth = m.joker_value(view["auction"]["joker"])
+        worth = joker_worth(m, view["auction"]["joker"])
         ok = _find(legal, type="take_joker") and m.pay_plan_cost(price) < worth
         return {"type": "take_joker"} if ok else {"type": "pass"}
     if phase in ("buy", "final_buy"):
@@ -499,6 +509,14 @@ def heuristic_strategy(
     if phase == "payment":
         return _pay(m, legal)
     return dict(legal[0])
+
+
+def heuristic_strategy(
+    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params = HEURISTIC
+) -> dict:
+    """One-step look-ahead on the value model (module doc)."""
+    return _play(view, legal, params, flip_value=lambda turn: turn.one_step(),
+                 joker_worth=lambda m, joker: m.joker_value(joker), later_cap=lambda m, joker: None)
 
 
 # -- strong -----------------------------------------------------------------
@@ -608,33 +626,8 @@ def strong_strategy(
     view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params = STRONG
 ) -> dict:
     """Monte Carlo over the unseen deck for stop/go and bids (module doc)."""
-    m = Model(view, params=params)
-    phase = view["phase"]
-    if len(legal) == 1:
-        return dict(legal[0])
-    if phase == "turn":
-        turn = Turn(m, legal)
-        if _find(legal, type="flip") is None:
-            return _choose_stop(turn, legal)
-        if not turn.can_take:
-            return {"type": "flip"}
-        if _rollout_value(turn, rng, SAMPLES, HORIZON) > turn.stop_now():
-            return {"type": "flip"}
-        return _choose_stop(turn, legal)
-    if phase == "auction":
-        joker = view["auction"]["joker"]
-        worth = _mc_joker_value(m, joker, rng)
-        return _bid_from_value(m, legal, worth, _later_speakers_cap(m, joker))
-    if phase == "joker_offer":
-        price = view["options"]["solo_joker_price"]
-        worth = _mc_joker_value(m, view["auction"]["joker"], rng)
-        ok = _find(legal, type="take_joker") and m.pay_plan_cost(price) < worth
-        return {"type": "take_joker"} if ok else {"type": "pass"}
-    if phase in ("buy", "final_buy"):
-        return _buy(m, legal)
-    if phase == "payment":
-        return _pay(m, legal)
-    return dict(legal[0])
+    return _play(view, legal, params, flip_value=lambda turn: _rollout_value(turn, rng, SAMPLES, HORIZON),
+                 joker_worth=lambda m, joker: _mc_joker_value(m, joker, rng), later_cap=_later_speakers_cap)
 
 
 STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy}
