@@ -42,3 +42,27 @@ BOT_DECISION = Histogram(
     "tapis_bot_decision_seconds", "Bot: time to choose an action.", ["game", "strategy"], buckets=_LAT
 )
 BOT_TURNS = Counter("tapis_bot_turns_total", "Bot turns, by outcome (submitted, stale, refused).", ["game", "outcome"])
+
+# Liveness (issue 10): the sweeper, the turn clock and the loops' heartbeats.
+TURN_TIMEOUTS = Counter("tapis_turn_timeouts_total", "Turn clocks run out: a seat marked away (TurnTimedOut).", ["game"])
+SEATS_RETURNED = Counter("tapis_seats_returned_total", "Away seats taken back by their person (SeatReturned).", ["game"])
+REDRIVEN = Counter(
+    "tapis_redriven_total", "Work re-driven by the sweeper, by kind (bot: a bot turn re-enqueued; start: a start "
+    "re-sent; timeout: a turn clock checked and run out; idle: a due entry with nothing left to do).", ["kind"],
+)
+DUE_CLAIMED = Counter("tapis_due_claimed_total", "Due tables claimed (leased) by this process's sweeper.")
+COMMANDS_DUPLICATE = Counter(
+    "tapis_commands_duplicate_total", "Commands answered from their outcome record instead of applied again "
+    "(a client retry, a bot task delivered twice), by kind.", ["kind"],
+)
+COMMANDS_LOST = Counter(
+    "tapis_commands_lost_total", "Pending commands whose stream entry was deleted or trimmed before they were "
+    "acknowledged (reported in the dead-letter stream; their clients got a timeout and may resend).",
+)
+COMMANDS_DEFERRED = Counter(
+    "tapis_commands_deferred_total", "Commands left pending for a retry because Redis failed mid-way (transient).",
+)
+LOOP_HEARTBEAT = Gauge(
+    "tapis_loop_heartbeat_timestamp_seconds", "Unix time of the last completed iteration of each loop of this "
+    "process (shard:<n>, reclaim, sweep, replies).", ["loop"],
+)

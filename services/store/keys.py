@@ -1,8 +1,11 @@
-"""Redis key names (design.md §3).
+"""Redis key names (docs/architecture.md, "Keys").
 
-Every key of one table carries the hash tag ``{T}`` so that, on a Redis
-Cluster, they all live on one slot and the append script may touch them
-together.  Table ids are validated at the edge (:data:`TABLE_ID_RE`).
+Tables are spread over :data:`PARTITIONS` partitions by ``crc32(T)``.
+Every key of one table, and its partition's due set, carry the hash tag
+``{p<N>}`` of that partition, so that on a Redis Cluster they all live on
+one slot: the append script may then check the version, write the events,
+record the command *and* schedule the table's next due time in one atomic
+step.  Table ids are validated at the edge (:data:`TABLE_ID_RE`).
 """
 
 from __future__ import annotations
@@ -15,30 +18,57 @@ TABLE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 #: Command ids (idempotency keys): 1..64 of [A-Za-z0-9_.:-].
 COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
+#: Number of table partitions (fixed: it is part of every table key).
+PARTITIONS = 64
+
 LOBBY = "tapis:lobby"            # sorted set: table id by creation ms
 STATS = "tapis:stats"            # hash: active:<game> counters
 DEAD_LETTERS = "tapis:deadletters"  # stream: undecodable commands + reason
+WORKERS = "tapis:workers"        # sorted set: worker consumer name by last heartbeat (ms)
 GROUP = "workers"                # consumer group on the command streams
+
+
+def partition(table: str) -> int:
+    """The partition of a table: ``crc32(T) % PARTITIONS``."""
+    return zlib.crc32(table.encode()) % PARTITIONS
+
+
+def _prefix(table: str) -> str:
+    return f"tapis:{{p{partition(table)}}}:{table}"
 
 
 def events(table: str) -> str:
     """Stream: the table's event log; entry ids are ``<version>-0``."""
-    return f"tapis:{{{table}}}:events"
+    return f"{_prefix(table)}:events"
 
 
 def meta(table: str) -> str:
-    """Hash: game, options, players, bots, version, status, seat names and token hashes."""
-    return f"tapis:{{{table}}}:meta"
+    """Hash: game, options, players, bots, clock, version, status, seat names and token hashes."""
+    return f"{_prefix(table)}:meta"
 
 
 def snap(table: str) -> str:
     """String: msgpack snapshot ``{"v": version, "s": state}``."""
-    return f"tapis:{{{table}}}:snap"
+    return f"{_prefix(table)}:snap"
 
 
 def cmd(table: str, command_id: str) -> str:
     """String with TTL: the recorded outcome of a command (idempotency)."""
-    return f"tapis:{{{table}}}:cmd:{command_id}"
+    return f"{_prefix(table)}:cmd:{command_id}"
+
+
+def due(part: int) -> str:
+    """Sorted set of a partition: table id by the time (ms) the sweeper
+    should look at it next (a bot turn to re-drive, a start to re-send, a
+    turn clock to check).  Tables waiting on nothing are not in it."""
+    return f"tapis:{{p{part}}}:due"
+
+
+def waiting(part: int) -> str:
+    """Sorted set of a partition: table id by the time (ms) of its last
+    event, for the tables in :func:`due` (the age of the oldest awaited
+    turn is read from it)."""
+    return f"tapis:{{p{part}}}:waiting"
 
 
 def commands(shard: int) -> str:
