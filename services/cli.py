@@ -46,14 +46,17 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     from services.bots.scheduler import CeleryBots, InProcessBots
     from services.gateway.app import create_app
     from services.gateway.submit import Submitter
+    from services.health import Heartbeats
     from services.runtime import make_redis
     from services.store.store import EventStore
     from services.store.tables import Tables
     from services.worker.worker import NoBots, Worker
 
     redis = redis if redis is not None else make_redis(settings)
-    store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+    store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
+                       start_redrive_ms=settings.redrive_start_ms)
     tables = Tables(store, capacity=settings.cache_tables)
+    heartbeats = Heartbeats()
 
     @contextlib.asynccontextmanager
     async def run_workers(_app):
@@ -67,8 +70,8 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             from services.bots.celery_app import app as celery_app
 
             scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
-        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None) for i in range(workers)]
-        await ws[0].ensure_groups()
+        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
+                     name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
         try:
             yield
@@ -78,7 +81,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             if isinstance(scheduler, InProcessBots):
                 await scheduler.close()
 
-    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers)
+    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers, heartbeats=heartbeats)
 
 
 @app.command()
@@ -132,7 +135,9 @@ def worker(
     bots: str = typer.Option("celery", help="Where bot turns go: celery or none."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
-    """A command consumer: rebuild, decide, append, reply (design.md §4)."""
+    """A command consumer: rebuild, decide, append, reply, and sweep due
+    tables. Exits 3 when a loop stalls (TAPIS_LOOP_STALL_EXIT_S)."""
+    from services.health import Heartbeats, serve_metrics
     from services.runtime import make_redis
     from services.worker.worker import NoBots, Worker
 
@@ -142,10 +147,9 @@ def worker(
         typer.echo("tapis worker needs --redis or TAPIS_REDIS_URL", err=True)
         raise typer.Exit(2)
     port = metrics_port or settings.metrics_port
+    heartbeats = Heartbeats()
     if port:
-        from prometheus_client import start_http_server
-
-        start_http_server(port, addr=metrics_host)
+        serve_metrics(port, metrics_host, heartbeats, settings.loop_stall_exit_s)
     scheduler = NoBots()
     if bots == "celery":
         from services.bots.celery_app import app as celery_app
@@ -160,16 +164,19 @@ def worker(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        w = Worker(make_redis(settings), settings, bots=scheduler)
+        w = Worker(make_redis(settings), settings, bots=scheduler, heartbeats=heartbeats)
         logging.getLogger("tapis.worker").info("worker %s consuming %d shards", w.name, settings.shards)
         await w.run(stop)
+        return w.failed
 
     try:
         import uvloop
 
-        uvloop.run(main())
+        failed = uvloop.run(main())
     except ImportError:
-        asyncio.run(main())
+        failed = asyncio.run(main())
+    if failed:
+        raise typer.Exit(3)
 
 
 @app.command()

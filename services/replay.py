@@ -15,6 +15,7 @@ from services.store.tables import parse_meta
 from shared import snapshot
 from shared.engine import fold
 from shared.games import UnknownGame
+from shared.presence import away_after
 
 
 async def replay_table(settings: Settings, table: str) -> int:
@@ -40,11 +41,16 @@ async def replay_table(settings: Settings, table: str) -> int:
         r = t.game.result(state)
         out["status"] = "finished" if r else "playing"
         out["result"] = r.to_json() if r else None
+        out["away"] = sorted(away_after(events))
         blob = await store.load_snapshot(table)
         if blob is not None:
             v, snap = snapshot.unpack(blob, loader=lambda o: o)
-            check = fold(t.game, events[:v])
-            same = msgpack.packb(t.game.snapshot(check)) == msgpack.packb(snap)
+            head = events[:v]
+            check = fold(t.game, head)
+            same = (isinstance(snap, dict) and "game" in snap
+                    and msgpack.packb(t.game.snapshot(check)) == msgpack.packb(snap["game"])
+                    and sorted(away_after(head)) == list(snap.get("away", ()))
+                    and (head[-1].ts if head else 0) == snap.get("last_ts"))
             out["snapshot"] = {"version": v, "matches_replay": same}
             if not same:
                 typer.echo(json.dumps(out, indent=2))

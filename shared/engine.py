@@ -14,6 +14,10 @@ The services only ever talk to games through this protocol:
   randomness; may mutate and return ``state``; ``state`` is ``None`` for
   the first event.
 * ``awaiting(state) -> frozenset[int]`` — seats that may act now.
+* ``to_act(state) -> frozenset[int]`` — the awaited seats the game cannot
+  go on without (not those whose only move is optional, such as a
+  call-out); turn clocks and stand-in bots apply to these.  Default:
+  ``awaiting``.
 * ``legal_actions(state, seat) -> list[dict]`` — JSON-ready actions.
 * ``view(state, seat | None) -> dict`` — what that seat (or a spectator,
   ``None``) may see; JSON-ready.
@@ -40,6 +44,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequenc
 from pydantic import BaseModel
 
 from shared.events import Event
+from shared.presence import TABLE_EVENTS
 
 #: Codes every game uses with the same meaning (HTTP 409 at the gateway).
 NOT_YOUR_TURN = "not_your_turn"
@@ -138,6 +143,8 @@ class Game(Protocol):
 
     def awaiting(self, state: Any) -> frozenset[int]: ...
 
+    def to_act(self, state: Any) -> frozenset[int]: ...
+
     def legal_actions(self, state: Any, seat: int) -> list[dict]: ...
 
     def view(self, state: Any, seat: int | None) -> dict: ...
@@ -152,10 +159,14 @@ class Game(Protocol):
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
-    """Replay ``events`` onto ``state`` (``None``: from the beginning)."""
+    """Replay ``events`` onto ``state`` (``None``: from the beginning).
+
+    Table-level events (:data:`shared.presence.TABLE_EVENTS`: a turn clock
+    run out, a seat taken back) are not the game's and are skipped."""
     evolve = game.evolve
     for e in events:
-        state = evolve(state, e)
+        if e.type not in TABLE_EVENTS:
+            state = evolve(state, e)
     return state
 
 
@@ -200,9 +211,43 @@ class BaseGame:
 
         return load(obj)
 
+    def to_act(self, state: Any) -> frozenset[int]:
+        """The awaited seats whose move the game waits for (default: every
+        awaited seat; games with optional moves narrow it)."""
+        return self.awaiting(state)  # type: ignore[attr-defined]
+
     def check_turn(self, state: Any, seat: int) -> None:
         """Raise ``game_over`` or ``not_your_turn`` unless ``seat`` is awaited."""
         if self.result(state) is not None:  # type: ignore[attr-defined]
             raise IllegalAction(GAME_OVER, "the game is over")
         if seat not in self.awaiting(state):  # type: ignore[attr-defined]
             raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def same_shape(action: Any, legal: Sequence[Mapping[str, Any]]) -> bool:
+    """True when ``action`` has the keys and value kinds (string, number,
+    bool, list, null) of one of the ``legal`` actions of its type: it is a
+    well-formed action, whatever its values.  The services use it to tell
+    a malformed action (refused as ``bad_action``) from a game bug (an
+    exception on a well-formed action)."""
+    if not isinstance(action, Mapping):
+        return False
+    shape = {k: _kind(v) for k, v in action.items()}
+    for la in legal:
+        if la.get("type") == action.get("type") and {k: _kind(v) for k, v in la.items()} == shape:
+            return True
+    return False

@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from services.store import keys
 from tests.conftest import REAL_REDIS_URL, real_redis_available
 
 pytestmark = pytest.mark.redis

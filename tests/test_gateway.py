@@ -182,7 +182,9 @@ async def test_lobby_filters_and_health(service):
     assert t["id"] in [x["id"] for x in r.json()]
     r = await service.get("/tables", params={"status": "finished"})
     assert t["id"] not in [x["id"] for x in r.json()]
-    assert (await service.get("/healthz")).json() == {"status": "ok"}
+    health = (await service.get("/healthz")).json()
+    assert health["status"] == "ok"
+    assert {"shard:0", "reclaim", "sweep"} <= set(health["loops"])
     assert (await service.get("/readyz")).json() == {"status": "ready"}
     m = (await service.get("/metrics")).text
     assert "tapis_http_requests_total" in m

@@ -28,9 +28,11 @@ class CeleryBots:
 
     async def schedule(self, table: str, seat: int, version: int, game: str, strategy: str) -> None:
         """Send ``tapis.bots.take_turn(table, seat, version)`` to the broker
-        (after ``delay_ms``, so people can follow the bots' moves)."""
-        self.app.send_task("tapis.bots.take_turn", args=(table, seat, version), queue="bots",
-                           countdown=self.delay_ms / 1000 if self.delay_ms else None)
+        (after ``delay_ms``, so people can follow the bots' moves), from a
+        thread: a broker that is down makes kombu retry, which must not
+        block the worker's event loop.  Raises the broker's error."""
+        await asyncio.to_thread(self.app.send_task, "tapis.bots.take_turn", args=(table, seat, version), queue="bots",
+                                countdown=self.delay_ms / 1000 if self.delay_ms else None)
 
 
 class InProcessBots:

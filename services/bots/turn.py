@@ -2,9 +2,11 @@
 
 The bot reads only its seat's ``view`` and ``legal_actions`` (the strategy
 never receives the state), chooses, and submits through the same command
-stream as people do, with ``expected_version`` set to the version it was
-woken for and a deterministic command id, so a duplicated or late task is
-dropped (``stale``) and never applied twice.
+stream as people do (command kind ``bot``), with ``expected_version`` set
+to the version it was woken for and the command id ``b<seat>.<version>``,
+so a late task is dropped (``stale``), a task delivered twice is counted
+(``duplicate``), and no move is ever applied twice.  The same function
+plays an away person's seat with the table's stand-in strategy.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from functools import cache
 from services import metrics
 from services.gateway.submit import Submitter
 from services.store.tables import Tables
+from services.store import keys
 from shared.engine import IllegalAction
+from shared.presence import TABLE_EVENTS
 
 log = logging.getLogger("tapis.bots")
 
@@ -38,20 +42,24 @@ def wants_feed(strategy) -> bool:
 async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int, version: int,
                     *, rng: random.Random | None = None) -> str:
     """Play one bot move for ``seat`` at ``table`` if it is still awaited at
-    ``version``.  Returns the outcome: ``submitted``, ``declined`` (an
-    optional move passed), ``stale`` (the table moved on), ``not_a_bot``
-    or ``missing``."""
+    ``version`` (a bot seat, or an away person's seat played by the
+    table's stand-in).  Returns the outcome: ``submitted``, ``declined``
+    (an optional move passed), ``duplicate`` (this very turn was already
+    played: the task came twice), ``stale`` (the table moved on),
+    ``not_a_bot`` or ``missing``."""
     rng = rng or random.Random()
     t = await tables.get(table)
     if t is None:
         return "missing"
-    strategy_name = t.bots.get(seat)
+    strategy_name = t.driver(seat)
     if strategy_name is None:
         return "not_a_bot"
     game = t.game
     if t.version != version or t.state is None or game.result(t.state) is not None or seat not in game.awaiting(t.state):
-        metrics.BOT_TURNS.labels(game.name, "stale").inc()
-        return "stale"
+        played = await tables.store.redis.exists(keys.cmd(table, f"b{seat}.{version}"))
+        outcome = "duplicate" if played else "stale"
+        metrics.BOT_TURNS.labels(game.name, outcome).inc()
+        return outcome
     view = game.view(t.state, seat)
     legal = game.legal_actions(t.state, seat)
     if not legal:
@@ -61,7 +69,7 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     kwargs = {}
     if wants_feed(strategy):
         events = await tables.store.read(table, until=version)
-        kwargs["feed"] = [r for e in events if (r := game.redact(e, seat)) is not None]
+        kwargs["feed"] = [r for e in events if e.type not in TABLE_EVENTS and (r := game.redact(e, seat)) is not None]
     t0 = time.perf_counter()
     # In a thread: a Monte Carlo or word-vector bot must not stall the
     # event loop of an all-in-one `tapis serve`.
@@ -81,7 +89,7 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
         log.warning("bot %s of %s chose an illegal action (%s); playing a random legal one", strategy_name, game.name, exc.code)
         metrics.BOT_TURNS.labels(game.name, "refused").inc()
         action = rng.choice(legal)
-    await submitter.send(table, seat=seat, action=action, expected=version,
+    await submitter.send(table, kind="bot", seat=seat, action=action, expected=version,
                          command_id=f"b{seat}.{version}", wait=False)
     metrics.BOT_TURNS.labels(game.name, "submitted").inc()
     return "submitted"

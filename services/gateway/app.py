@@ -19,6 +19,7 @@ from services.config import Settings
 from services.gateway import errors
 from services.gateway.middleware import BodyLimit, RedMetrics
 from services.gateway.submit import Submitter
+from services.health import Heartbeats
 from services.store.store import EventStore
 from services.store.tables import Tables
 
@@ -46,6 +47,7 @@ class GatewayContext:
     tables: Tables
     submitter: Submitter
     streams: asyncio.Semaphore
+    heartbeats: Heartbeats
 
 
 def create_app(
@@ -55,21 +57,27 @@ def create_app(
     tables: Tables | None = None,
     listener_redis: Redis | None = None,
     extra_lifespan=None,
+    heartbeats: Heartbeats | None = None,
 ) -> FastAPI:
     """Build the gateway app over ``redis``.
 
     ``tables``: a shared projection cache (the all-in-one ``serve`` shares
     it with its worker); ``extra_lifespan``: an async context manager
     factory run inside the app's lifespan (``serve`` starts its workers
-    and bots there)."""
-    store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+    and bots there); ``heartbeats``: the loops ``/healthz`` reports (``serve``
+    shares them with its workers)."""
+    store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
+                       start_redrive_ms=settings.redrive_start_ms)
+    heartbeats = heartbeats or Heartbeats()
     ctx = GatewayContext(
         settings=settings,
         redis=redis,
         store=store,
         tables=tables or Tables(store, capacity=settings.cache_tables),
-        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s, listener_redis=listener_redis),
+        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s, listener_redis=listener_redis,
+                            heartbeats=heartbeats),
         streams=asyncio.Semaphore(settings.max_streams),
+        heartbeats=heartbeats,
     )
 
     @contextlib.asynccontextmanager

@@ -17,7 +17,8 @@ PROBLEM = "application/problem+json"
 
 #: Refusal codes a game or the worker returns that are not "illegal move"
 #: (422) but a conflict with the table's current state (409).
-CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "stale_version", "not_started", "too_many_conflicts"})
+CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "stale_version", "not_started", "too_many_conflicts",
+                            "not_a_person", "not_a_bot_seat", "not_due"})
 
 
 class ApiError(Exception):
@@ -85,3 +86,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RedisError)
     async def _store_down(_req: Request, exc: RedisError):
         return problem(503, "store_unavailable", "the event store is unavailable or saturated; retry shortly")
+
+    @app.exception_handler(OSError)
+    async def _network_down(_req: Request, exc: OSError):
+        return problem(503, "store_unavailable", "the event store is unreachable; retry shortly")
+
+    @app.exception_handler(Exception)
+    async def _bug(_req: Request, exc: Exception):
+        # A bug: Starlette logs the traceback; the client gets problem+json.
+        return problem(500, "internal_error", "the server failed on this request; it was logged")

@@ -12,10 +12,18 @@ from services.store import keys
 router = APIRouter(tags=["operations"])
 
 
-@router.get("/healthz", summary="Liveness")
-async def healthz() -> dict:
-    """200 while the process serves requests (no dependency checked)."""
-    return {"status": "ok"}
+@router.get("/healthz", summary="Liveness",
+            responses={503: {"description": "A loop stopped making progress (`loop_stalled`): restart the process."}})
+async def healthz(request: Request) -> dict:
+    """200 while every loop of this process (the reply listener; in `tapis
+    serve` also the workers' shard loops, reclaimer and sweeper) completed
+    an iteration within `TAPIS_LOOP_STALL_EXIT_S`; `loops` gives the seconds
+    since each one's last beat. 503 `loop_stalled` otherwise."""
+    ctx = request.app.state.ctx
+    ok, ages = ctx.heartbeats.report(ctx.settings.loop_stall_exit_s)
+    if not ok:
+        raise ApiError(503, "loop_stalled", "a loop of this process has stopped making progress", extra={"loops": ages})
+    return {"status": "ok", "loops": ages}
 
 
 @router.get("/readyz", summary="Readiness", responses={503: {"description": "Redis unreachable (`not_ready`)."}})

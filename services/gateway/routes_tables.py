@@ -27,6 +27,7 @@ from services.gateway.schemas import (
     EventPage,
     Joined,
     JoinTable,
+    Presence,
     SeatView,
     SubmitAction,
     TableInfo,
@@ -35,6 +36,9 @@ from services.gateway.submit import ReplyTimeout
 from services.store import keys
 from services.store.store import TableExists
 from services.store.tables import Table
+from redis.exceptions import RedisError
+
+from shared import presence
 from shared.events import Event, decode
 from shared.games import UnknownGame, get_game
 
@@ -107,7 +111,7 @@ def _info(t: Table) -> TableInfo:
         if i in t.bots:
             seats.append({"seat": i, "kind": "bot", "name": t.names.get(i, ""), "strategy": t.bots[i]})
         elif i in t.humans:
-            seats.append({"seat": i, "kind": "human", "name": t.names.get(i, "")})
+            seats.append({"seat": i, "kind": "human", "name": t.names.get(i, ""), "away": i in t.away})
         else:
             seats.append({"seat": i, "kind": "free", "name": None})
     result = None
@@ -118,13 +122,14 @@ def _info(t: Table) -> TableInfo:
     return TableInfo(
         id=t.id, game=t.game.name, players=t.players, status=status, version=t.version, seats=seats,
         options=t.options, created=t.created, result=result,
+        turn_seconds=t.turn_ms // 1000 if t.turn_ms else None, stand_in=t.stand_in,
     )
 
 
 def _redacted(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
     out = []
     for n, e in enumerate(events):
-        r = t.game.redact(e, seat)
+        r = presence.redact(t.game, e, seat)
         if r is not None:
             d = r.to_json()
             d["version"] = first_version + n
@@ -184,18 +189,35 @@ async def create_table(request: Request, body: CreateTable) -> TableInfo:
             raise ApiError(422, "bad_seat", f"bot seat {seat} is not a seat of a {body.players}-seat table")
         if strategy not in game.strategies:
             raise ApiError(422, "unknown_strategy", f"no bot strategy {strategy!r}; one of {sorted(game.strategies)}")
+    stand_in = body.stand_in or ("heuristic" if "heuristic" in game.strategies else "random")
+    if stand_in not in game.strategies:
+        raise ApiError(422, "unknown_strategy", f"no stand-in strategy {stand_in!r}; one of {sorted(game.strategies)}")
     tid = uuid.uuid4().hex[:12]
     names = {s: f"{strategy} bot {s}" for s, strategy in body.bots.items()}
+    clock = {"turn_ms": body.turn_seconds * 1000 if body.turn_seconds else None, "stand_in": stand_in}
     try:
         await ctx.store.create(tid, game=game.name, players=body.players, options=opts.model_dump(mode="json"),
-                               bots=dict(body.bots), names=names)
+                               bots=dict(body.bots), names=names, clock=clock)
     except TableExists:  # 48 random bits: practically never
         raise ApiError(409, "table_exists", "table id collision; try again") from None
     if len(body.bots) == body.players:
-        await ctx.submitter.send(tid, kind="start", command_id="start")
+        await _start(request, tid)
     t = await ctx.tables.get(tid, refresh_meta=True)
     assert t is not None
     return _info(t)
+
+
+async def _start(request: Request, table: str) -> None:
+    """Send the start of a full table and wait for it.  Raises 503
+    ``start_pending`` when it could not be confirmed: the table exists and
+    the sweeper starts it as soon as a worker can."""
+    try:
+        reply = await _ctx(request).submitter.send(table, kind="start", command_id="start")
+    except (ReplyTimeout, RedisError, OSError):
+        reply = None
+    if reply is None or not reply.ok:
+        raise ApiError(503, "start_pending", f"table {table} was created but its start is not confirmed yet; it starts "
+                       "as soon as a worker can: follow GET /tables/{T}", extra={"table": table})
 
 
 @router.get("/{table}", response_model=TableInfo, summary="One table", responses={**R404})
@@ -226,8 +248,8 @@ async def join(request: Request, table: str, body: JoinTable | None = None) -> J
     if free == 0:
         try:
             await ctx.submitter.send(table, kind="start", command_id="start")
-        except ReplyTimeout:
-            pass  # the start will still be applied; the view shows it when it is
+        except (ReplyTimeout, RedisError, OSError):
+            pass  # the table is in the due set: the sweeper starts it if this start was lost
     return Joined(table=table, seat=seat, token=token, status="playing" if free == 0 else "waiting")
 
 
@@ -246,6 +268,7 @@ async def view(request: Request, table: str, authorization: str | None = Header(
     return SeatView(
         table=table, game=g.name, status="finished" if r else "playing", version=t.version, seat=seat,
         awaiting=sorted(g.awaiting(s)) if r is None else [],
+        deadlines=t.deadlines() if r is None else {}, away=sorted(t.away),
         view=g.view(s, seat),
         legal_actions=g.legal_actions(s, seat) if seat is not None and r is None else [],
         result=r.to_json() if r else None,
@@ -291,6 +314,28 @@ async def act(request: Request, table: str, body: SubmitAction,
                          events=_redacted(t, events, seat, reply.version - len(events) + 1))
 
 
+@router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
+             responses={**R401, **R403, **R404, **R409,
+                        504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
+async def back(request: Request, table: str,
+               authorization: str | None = Header(None, description="`Bearer <seat token>`.")) -> Presence:
+    """Come back to a seat whose turn clock ran out: the stand-in bot stops
+    playing it (a `SeatReturned` event). Sending any action does the same.
+    Calling it while present changes nothing."""
+    ctx = _ctx(request)
+    t = await _load(request, table)
+    t, seat = await _auth(request, t, authorization, required=True)
+    assert seat is not None
+    try:
+        reply = await ctx.submitter.send(table, kind="back", seat=seat, command_id=f"r{seat}.{uuid.uuid4().hex}")
+    except ReplyTimeout:
+        raise ApiError(504, "reply_timeout", "no worker answered in time; call again") from None
+    assert reply is not None
+    if not reply.ok:
+        raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
+    return Presence(seat=seat, away=False, version=reply.version)
+
+
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
 async def events(request: Request, table: str,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Return events with a version greater than this."),
@@ -333,7 +378,7 @@ async def stream(request: Request, table: str,
                 events = await ctx.store.read(table, after=last, count=200)
                 for e in events:
                     last += 1
-                    r = t.game.redact(e, seat)
+                    r = presence.redact(t.game, e, seat)
                     if r is None:
                         continue
                     d = r.to_json()

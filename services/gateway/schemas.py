@@ -35,6 +35,17 @@ class CreateTable(BaseModel):
         description="Seats filled by bots: seat number -> strategy (e.g. `{\"1\": \"heuristic\"}`).",
         examples=[{"1": "heuristic", "2": "random"}],
     )
+    turn_seconds: int | None = Field(
+        60, ge=1, le=600,
+        description="Turn clock of the people's seats: a seat the game waits for that does not act within this many "
+                    "seconds of the table's last event is marked away (a `TurnTimedOut` event) and the `stand_in` bot "
+                    "plays for it until the person acts again or calls `POST /tables/{T}/back`. null: no clock.",
+    )
+    stand_in: str | None = Field(
+        None,
+        description="Strategy that plays an away seat: one of the game's `strategies` (`pass` where the game offers a "
+                    "natural pass); omitted: `heuristic` where the game has it, else `random`.",
+    )
 
 
 class TableInfo(BaseModel):
@@ -45,8 +56,12 @@ class TableInfo(BaseModel):
     players: int
     status: str = Field(description="`waiting` (free seats), `playing` or `finished`.")
     version: int = Field(description="Number of events in the table's log.")
-    seats: list[dict[str, Any]] = Field(description="Per seat: `kind` (free, human, bot), `name`, `strategy`.")
+    seats: list[dict[str, Any]] = Field(
+        description="Per seat: `kind` (free, human, bot), `name`, `strategy`; a human seat has `away` (its turn clock "
+                    "ran out and a stand-in bot plays it).")
     options: dict[str, Any]
+    turn_seconds: int | None = Field(None, description="The people's turn clock in seconds (null: none).")
+    stand_in: str = Field(description="The strategy that plays an away seat.")
     created: int = Field(description="Creation time, ms since the epoch.")
     result: dict[str, Any] | None = Field(None, description="Final scores and places once finished.")
 
@@ -112,9 +127,22 @@ class SeatView(BaseModel):
     version: int
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
     awaiting: list[int] = Field(description="Seats that may act now.")
+    deadlines: dict[int, int] = Field(
+        default_factory=dict,
+        description="Seat -> deadline (ms since the epoch) of each seat the game waits for that a person plays under "
+                    "the turn clock; draw a clock from it.")
+    away: list[int] = Field(default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
     view: dict[str, Any] | None = Field(description="The game's view for this seat (null before the game starts).")
     legal_actions: list[dict[str, Any]] = Field(description="Actions this seat may send now.")
     result: dict[str, Any] | None = None
+
+
+class Presence(BaseModel):
+    """The caller's seat after `POST /tables/{T}/back`."""
+
+    seat: int
+    away: bool = Field(description="Always false: the seat is the person's again.")
+    version: int = Field(description="The table's version after coming back.")
 
 
 class EventPage(BaseModel):

@@ -15,6 +15,7 @@ import uuid
 
 from redis.asyncio import Redis
 
+from services.health import Heartbeats
 from services.store import keys
 from services.worker.commands import Command, Reply
 
@@ -29,8 +30,10 @@ class ReplyTimeout(Exception):
 class Submitter:
     """Puts commands on the shard streams and waits for replies."""
 
-    def __init__(self, redis: Redis, shards: int, *, reply_timeout_s: float = 10.0, listener_redis: Redis | None = None):
+    def __init__(self, redis: Redis, shards: int, *, reply_timeout_s: float = 10.0, listener_redis: Redis | None = None,
+                 heartbeats: Heartbeats | None = None):
         self.redis = redis
+        self.heartbeats = heartbeats or Heartbeats()
         self.listener_redis = listener_redis or redis
         self.shards = shards
         self.reply_timeout_s = reply_timeout_s
@@ -68,10 +71,11 @@ class Submitter:
         while not self._stopping:
             try:
                 resp = await self.listener_redis.xread({self.stream: last}, count=500, block=500)
+                self.heartbeats.beat("replies")
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reply listener failed")
+            except Exception as exc:  # noqa: BLE001 -- Redis away: back off, never die
+                log.warning("reply listener failed (%s); retrying", exc.__class__.__name__)
                 await asyncio.sleep(0.5)
                 continue
             for _s, entries in resp or ():
@@ -87,7 +91,10 @@ class Submitter:
                         fut.set_result(reply)
             if resp:
                 # replies are consumed once; trim what was read
-                await self.redis.xtrim(self.stream, minid=last, approximate=True)
+                try:
+                    await self.redis.xtrim(self.stream, minid=last, approximate=True)
+                except Exception as exc:  # noqa: BLE001 -- trimmed next time
+                    log.warning("trimming replies failed (%s)", exc.__class__.__name__)
 
     async def send(
         self,

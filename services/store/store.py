@@ -3,14 +3,21 @@
 :class:`EventStore` wraps a ``redis.asyncio`` client (a real server, a
 Redis Cluster, or fakeredis in embedded mode: the same code path).
 
-* A table's log is the stream ``tapis:{T}:events``; entry ids are
+* A table's log is the stream ``tapis:{p}:T:events``; entry ids are
   ``<version>-0`` so "events after N" is a plain XRANGE.
+* Liveness: the append script (and the create and join scripts) also put
+  the table in its partition's due set, so whatever must happen next (a
+  bot turn, the start, a turn clock) is on record in the same atomic step
+  as the events; the workers' sweepers claim due tables with a lease.
 * :meth:`EventStore.append` is one Lua script: answer a recorded command
   from its record, else check ``meta.version == expected``, XADD the
   events, bump the version, record the command id — all or nothing.
-* Snapshots (``tapis:{T}:snap``) let a reader skip the head of the log.
+* Snapshots (``tapis:{p}:T:snap``) let a reader skip the head of the log.
 
-Outcome records (``tapis:{T}:cmd:<id>``, with a TTL) are short strings
+Keys are listed in :mod:`services.store.keys` (``{p}`` below is the
+table's partition hash tag).
+
+Outcome records (``tapis:{p}:T:cmd:<id>``, with a TTL) are short strings
 ``ok <first> <last> <digest>``: the versions of the applied command's first
 and last event and a digest of its body (a reused id with another body is
 refused).  Refusals are not recorded: nothing was applied, so a retry is
@@ -37,25 +44,61 @@ if not v then return {'missing', ''} end
 v = tonumber(v)
 local expected = tonumber(ARGV[1])
 if v ~= expected then return {'conflict', tostring(v)} end
-local n = #ARGV - 4
+local n = #ARGV - 7
 for i = 1, n do
-  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[4 + i])
+  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[7 + i])
 end
 local nv = v + n
 redis.call('HSET', KEYS[1], 'version', nv)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[3]) end
 redis.call('SET', KEYS[3], 'ok ' .. (v + 1) .. ' ' .. nv .. ' ' .. ARGV[4], 'EX', tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[7])
+redis.call('ZADD', KEYS[5], tonumber(ARGV[6]), ARGV[7])
 return {'ok', tostring(nv)}
 """
 
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+# KEYS: meta, due, waiting.  ARGV: version, due ms ('' = waiting on
+# nothing: remove), last event ms, table id.  Applies only while the table
+# is still at that version (a later append has scheduled it anew).
+_SCHEDULE = """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] == '' then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+else
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[2]), ARGV[4])
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[4])
+end
 return 1
 """
 
-# ARGV: seat (-1: first free), token hash, name.  Returns {'ok', seat, free}
-# or {'taken'|'full'|'missing'|'bad_seat', ''}.
+# KEYS: due.  ARGV: now ms, lease ms, count.  The due tables, each leased
+# (its score moved to now + lease) so that no other sweeper takes it until
+# the lease runs out.
+_CLAIM = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local until_ms = tonumber(ARGV[1]) + tonumber(ARGV[2])
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', until_ms, id) end
+return ids
+"""
+
+# KEYS: meta, due, waiting.  ARGV: due ms ('' none), now ms, table id,
+# then the meta fields.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+if ARGV[1] ~= '' then
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[1]), ARGV[3])
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[2]), ARGV[3])
+end
+return 1
+"""
+
+# KEYS: meta, due, waiting.  ARGV: seat (-1: first free), token hash, name,
+# due ms of the start, now ms, table id.  Returns {'ok', seat, free} or
+# {'taken'|'full'|'missing'|'bad_seat', ''}.  Filling the last seat puts the
+# table in the due set: the sweeper re-sends the start if nobody does.
 _JOIN = """
 local n = tonumber(redis.call('HGET', KEYS[1], 'players'))
 if not n then return {'missing', ''} end
@@ -75,6 +118,10 @@ redis.call('HSET', KEYS[1], 'seat:' .. seat, 'tok:' .. ARGV[2], 'name:' .. seat,
 local free = 0
 for i = 0, n - 1 do
   if redis.call('HEXISTS', KEYS[1], 'seat:' .. i) == 0 then free = free + 1 end
+end
+if free == 0 then
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[4]), ARGV[6])
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[5]), ARGV[6])
 end
 return {'ok', tostring(seat), tostring(free)}
 """
@@ -120,21 +167,36 @@ class TableExists(Exception):
 
 
 class EventStore:
-    """Async event store over one Redis connection pool (see module doc)."""
+    """Async event store over one Redis connection pool (see module doc).
 
-    def __init__(self, redis: Redis, *, command_ttl_s: int = 86_400) -> None:
+    ``redrive_ms``: how long after an append the table is due for the
+    sweeper unless the worker schedules it exactly (the worker always does
+    right after; this only matters when the worker died in between).
+    ``start_redrive_ms``: how long after the last seat is filled the
+    sweeper re-sends the start unless the game has started."""
+
+    def __init__(self, redis: Redis, *, command_ttl_s: int = 86_400, redrive_ms: int = 10_000,
+                 start_redrive_ms: int = 5_000) -> None:
         self.redis = redis
         self.command_ttl_s = command_ttl_s
+        self.redrive_ms = redrive_ms
+        self.start_redrive_ms = start_redrive_ms
         self._append = redis.register_script(_APPEND)
         self._create = redis.register_script(_CREATE)
         self._join = redis.register_script(_JOIN)
+        self._schedule = redis.register_script(_SCHEDULE)
+        self._claim = redis.register_script(_CLAIM)
 
     # -- tables -----------------------------------------------------------
     async def create(
-        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str], names: dict[int, str]
+        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str], names: dict[int, str],
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Create a table's meta hash (version 0, status ``waiting``) and
-        list it in the lobby.  ``bots``: seat -> strategy.
+        list it in the lobby.  ``bots``: seat -> strategy; ``clock``: extra
+        meta fields (``turn_ms``, ``stand_in``).  A table whose every seat
+        is a bot is put in the due set at once (the sweeper starts it if
+        the caller does not).
 
         Raises :class:`TableExists` if the id is taken.
         """
@@ -147,13 +209,17 @@ class EventStore:
             "status": "waiting",
             "created": now,
         }
+        for k, v in (clock or {}).items():
+            if v is not None:
+                fields[k] = v
         for seat, strategy in bots.items():
             fields[f"seat:{seat}"] = f"bot:{strategy}"
             fields[f"name:{seat}"] = names.get(seat, f"bot {seat}")
-        argv: list[Any] = []
+        due = now + self.start_redrive_ms if len(bots) >= players else ""
+        argv: list[Any] = [due, now, table]
         for k, v in fields.items():
             argv += [k, v]
-        if not await self._create(keys=[keys.meta(table)], args=argv):
+        if not await self._create(keys=self._sched_keys(table), args=argv):
             raise TableExists(table)
         await self.redis.zadd(keys.LOBBY, {table: now})
 
@@ -161,11 +227,19 @@ class EventStore:
         """Claim a free seat atomically.  Returns ``(status, seat, free)``
         with status ``ok``, ``taken``, ``full``, ``bad_seat`` or ``missing``;
         ``free`` is how many seats remain free after an ``ok``."""
-        res = await self._join(keys=[keys.meta(table)], args=[-1 if seat is None else seat, token_hash, name])
+        now = int(time.time() * 1000)
+        res = await self._join(keys=self._sched_keys(table),
+                               args=[-1 if seat is None else seat, token_hash, name, now + self.start_redrive_ms, now,
+                                     table])
         status = _s(res[0])
         if status != "ok":
             return status, -1, 0
         return status, int(res[1]), int(res[2])
+
+    @staticmethod
+    def _sched_keys(table: str) -> list[str]:
+        part = keys.partition(table)
+        return [keys.meta(table), keys.due(part), keys.waiting(part)]
 
     async def meta(self, table: str) -> dict[str, str] | None:
         """The table's meta hash as str -> str, or None if absent."""
@@ -198,10 +272,17 @@ class EventStore:
         """Append ``events`` if the table is at version ``expected`` and the
         command has no recorded outcome (one Lua script; all or nothing).
         ``status``: new meta status, or '' to leave it; ``digest``: the
-        command body's digest, kept in the record."""
-        argv: list[Any] = [expected, self.command_ttl_s, status, digest or "-"]
+        command body's digest, kept in the record.  The same script puts
+        the table in its partition's due set ``redrive_ms`` after the last
+        event's time, so a table is never left without a next step even if
+        the caller dies right after (:meth:`schedule` then sets the exact
+        time)."""
+        last_ts = events[-1].ts if events and events[-1].ts else int(time.time() * 1000)
+        argv: list[Any] = [expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table]
         argv += [encode(e) for e in events]
-        res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id)], args=argv)
+        part = keys.partition(table)
+        res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id),
+                                       keys.due(part), keys.waiting(part)], args=argv)
         kind = _s(res[0])
         if kind == "ok":
             return AppendResult("ok", int(res[1]))
@@ -210,6 +291,30 @@ class EventStore:
         if kind == "dup":
             return AppendResult("dup", outcome=Outcome.parse(res[1]))
         return AppendResult("missing")
+
+    # -- the due sets (liveness) ------------------------------------------
+    async def schedule(self, table: str, version: int, due_ms: int | None, last_ts: int) -> bool:
+        """Set when the sweeper should next look at ``table`` (``None``:
+        never, it waits on nothing the service drives), if the table is
+        still at ``version``.  Returns False when a later append has
+        already scheduled it."""
+        res = await self._schedule(keys=self._sched_keys(table),
+                                   args=[version, "" if due_ms is None else due_ms, last_ts, table])
+        return bool(res)
+
+    async def claim_due(self, part: int, now_ms: int, lease_ms: int, count: int = 100) -> list[str]:
+        """Lease up to ``count`` tables of partition ``part`` that are due
+        at ``now_ms``: each is hidden from other sweepers for ``lease_ms``."""
+        ids = await self._claim(keys=[keys.due(part)], args=[now_ms, lease_ms, count])
+        return [_s(i) for i in ids]
+
+    async def unschedule(self, table: str) -> None:
+        """Take ``table`` out of the due sets (it is gone or over)."""
+        part = keys.partition(table)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(keys.due(part), table)
+            pipe.zrem(keys.waiting(part), table)
+            await pipe.execute()
 
     async def outcome(self, table: str, command_id: str) -> Outcome | None:
         """The recorded outcome of a command, or None."""

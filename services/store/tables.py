@@ -21,12 +21,19 @@ from shared import snapshot
 from shared.engine import Game
 from shared.events import Event
 from shared.games import get_game
+from shared.presence import TABLE_EVENTS
+from shared.presence import apply as apply_presence
 
 
 @dataclass(slots=True)
 class Table:
     """One table in memory.  ``bots``: seat -> strategy name; ``humans``:
-    seat -> token hash (sha256 hex) for the joined human seats."""
+    seat -> token hash (sha256 hex) for the joined human seats.
+
+    Turn clock (meta): ``turn_ms`` (None: no clock), ``stand_in`` (the
+    strategy that plays for an away seat).  Folded from the log beside
+    the game's state: ``away`` (seats whose turn clock ran out and whose
+    person has not come back) and ``last_ts`` (ms of the last event)."""
 
     id: str
     game: Game
@@ -40,11 +47,36 @@ class Table:
     names: dict[int, str] = field(default_factory=dict)
     status: str = "waiting"
     created: int = 0
+    turn_ms: int | None = None
+    stand_in: str = "heuristic"
+    away: frozenset[int] = frozenset()
+    last_ts: int = 0
 
     @property
     def started(self) -> bool:
         """True once the opening events are in the log."""
         return self.version > 0
+
+    @property
+    def full(self) -> bool:
+        """True when every seat is a bot's or a person's."""
+        return len(self.bots) + len(self.humans) >= self.players
+
+    def driver(self, seat: int) -> str | None:
+        """The strategy that plays ``seat`` now: the bot's, the stand-in of
+        an away person, or None (a person plays it)."""
+        strategy = self.bots.get(seat)
+        if strategy is None and seat in self.away:
+            return self.stand_in
+        return strategy
+
+    def deadlines(self) -> dict[int, int]:
+        """Seat -> deadline (ms since the epoch) of each seat the game
+        waits for that a present person plays under a turn clock."""
+        if self.turn_ms is None or self.state is None or self.version == 0:
+            return {}
+        deadline = self.last_ts + self.turn_ms
+        return {s: deadline for s in self.game.to_act(self.state) if s in self.humans and s not in self.away}
 
 
 def parse_meta(table: str, meta: dict[str, str]) -> Table:
@@ -61,6 +93,8 @@ def parse_meta(table: str, meta: dict[str, str]) -> Table:
         version=0,
         status=meta.get("status", "waiting"),
         created=int(meta.get("created", 0)),
+        turn_ms=int(meta["turn_ms"]) if meta.get("turn_ms") else None,
+        stand_in=meta.get("stand_in") or "heuristic",
     )
     for i in range(players):
         who = meta.get(f"seat:{i}")
@@ -122,20 +156,28 @@ class Tables:
         if blob is not None:
             try:
                 version, obj = snapshot.unpack(blob, loader=lambda o: o)
-                t.state = t.game.restore(obj)
+                t.state = t.game.restore(obj["game"])
+                t.away = frozenset(obj["away"])
+                t.last_ts = int(obj["last_ts"])
                 t.version = t.snap_version = version
                 return "snapshot"
-            except snapshot.SnapshotError:
+            except (snapshot.SnapshotError, KeyError, TypeError):
                 t.state, t.version = None, 0  # fall back to a full replay
+                t.away, t.last_ts = frozenset(), 0
         return "replay"
 
     def _fold(self, t: Table, events: list[Event]) -> None:
         evolve = t.game.evolve
         state = t.state
         for e in events:
-            state = evolve(state, e)
+            if e.type in TABLE_EVENTS:
+                t.away = apply_presence(t.away, e)
+            else:
+                state = evolve(state, e)
         t.state = state
         t.version += len(events)
+        if events:
+            t.last_ts = events[-1].ts
 
     def advance(self, t: Table, from_version: int, events: list[Event]) -> None:
         """After an append of ``events`` at ``from_version``: fold them in
@@ -165,7 +207,13 @@ class Tables:
         """Write a snapshot when ``every`` events have passed since the last."""
         if t.version - t.snap_version < every or t.state is None:
             return False
-        blob = snapshot.pack(t.version, t.game.snapshot(t.state), dumper=lambda o: o)
+        blob = snapshot.pack(t.version, table_snapshot(t), dumper=lambda o: o)
         await self.store.save_snapshot(t.id, blob)
         t.snap_version = t.version
         return True
+
+
+def table_snapshot(t: Table) -> dict[str, Any]:
+    """What a snapshot holds: ``{"game": the game's snapshot of the state,
+    "away": sorted away seats, "last_ts": ms of the last event}``."""
+    return {"game": t.game.snapshot(t.state), "away": sorted(t.away), "last_ts": t.last_ts}

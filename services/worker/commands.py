@@ -1,8 +1,8 @@
 """Wire format of commands (``tapis:commands:<shard>``) and replies
 (``tapis:replies:<gateway>``).
 
-A command stream entry has the fields ``t`` table, ``k`` kind (``act`` or
-``start``), ``s`` seat, ``a`` msgpack action, ``x`` expected version ('' for
+A command stream entry has the fields ``t`` table, ``k`` kind (see
+:data:`KINDS`), ``s`` seat, ``a`` msgpack action, ``x`` expected version ('' for
 none), ``i`` command id, ``r`` reply stream id ('' for none), ``ts`` submit
 time in ms.  A reply entry has one field ``m``: msgpack of :class:`Reply`.
 """
@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+
+
+#: Command kinds: ``act`` (a person's action), ``bot`` (a bot's action, or a
+#: stand-in's for an away person), ``start`` (deal), ``timeout`` (mark the
+#: seats whose turn clock ran out away), ``back`` (a person takes an away
+#: seat back).
+KINDS = frozenset({"act", "bot", "start", "timeout", "back"})
 
 
 class CommandDecodeError(ValueError):
@@ -50,7 +57,7 @@ class Command:
         """Inverse of :meth:`fields`.  Raises :class:`CommandDecodeError`."""
         try:
             kind = fields[b"k"].decode()
-            if kind not in ("act", "start"):
+            if kind not in KINDS:
                 raise CommandDecodeError(f"unknown kind {kind!r}")
             seat_raw = fields.get(b"s", b"")
             exp_raw = fields.get(b"x", b"")

@@ -1,19 +1,32 @@
-"""The command consumer (design.md §4).
+"""The command consumer (docs/architecture.md, "The flow of one action").
 
 A :class:`Worker` reads the sharded command streams through the consumer
 group ``workers``; for each command it rebuilds the table (cache, then
-snapshot + tail, then full replay), asks the game to ``decide``, appends
-the events with the expected version (one Lua script), replies to the
-waiting gateway, enqueues bot turns for awaited bot seats and XACKs.
+snapshot + tail, then full replay), decides, appends the events with the
+expected version (one Lua script that also puts the table in its due set),
+replies to the waiting gateway, enqueues bot turns, schedules the table's
+next due time exactly and XACKs.
 
 * Version conflicts (another worker appended first) reload and decide
   again, at most ``conflict_retries`` times.
 * A command whose id already has a recorded outcome is answered from the
-  record, never applied twice (client retries, reclaimed commands).
+  record, never applied twice (client retries, reclaimed commands, a bot
+  task delivered twice).
 * Commands left pending by a dead worker are reclaimed with XAUTOCLAIM
-  once idle for ``claim_idle_ms``.
-* An entry that cannot be decoded goes to the dead-letter stream
-  ``tapis:deadletters`` with the reason; the loop never crashes on input.
+  once idle for ``claim_idle_ms``; entries deleted before they were acked
+  are reported in the dead-letter stream and counted.
+* The sweeper (:meth:`Worker.sweep_once`) claims due tables with a lease
+  and re-drives them (:meth:`Worker.redrive`): re-enqueue the bot turn,
+  re-send the start, run out a turn clock.  Re-driving is idempotent: bot
+  moves carry the command id ``b<seat>.<version>``, starts ``start`` and
+  timeouts ``t.<version>``.
+* Faults: a Redis error leaves the command pending for a retry (it is
+  never dead-lettered); only an entry that cannot be decoded is.  An
+  exception from a game on a well-formed action is a bug: logged with its
+  traceback, dead-lettered with the reason, answered ``internal_error``.
+  No loop ends on an exception; a loop that cannot complete an iteration
+  for ``loop_stall_exit_s`` makes :meth:`Worker.run` return with
+  :attr:`Worker.failed` set, and ``tapis worker`` exits non-zero.
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ import hashlib
 import logging
 import os
 import random
+import signal
 import socket
 import time
 import uuid
@@ -34,11 +48,13 @@ from redis.exceptions import ResponseError
 
 from services import metrics
 from services.config import Settings
+from services.health import Heartbeats, is_transient
 from services.store import keys
 from services.store.store import EventStore, Outcome
 from services.store.tables import Table, Tables
 from services.worker.commands import Command, CommandDecodeError, Reply
-from shared.engine import IllegalAction
+from shared import presence
+from shared.engine import BAD_ACTION, IllegalAction, same_shape
 from shared.events import Event, encode
 
 log = logging.getLogger("tapis.worker")
@@ -48,6 +64,9 @@ NO_SUCH_TABLE = "table_not_found"
 NOT_STARTED = "not_started"
 BUSY = "too_many_conflicts"
 MISMATCH = "idempotency_mismatch"
+NOT_A_BOT_SEAT = "not_a_bot_seat"
+NOT_DUE = "not_due"
+NOT_A_PERSON = "not_a_person"
 
 
 def digest(cmd: Command) -> str:
@@ -74,13 +93,34 @@ def _s(v) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def _ms() -> int:
+    return int(time.time() * 1000)
+
+
 def consumer_name() -> str:
     """A unique consumer name: host-pid-random."""
     return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 
+def next_due(t: Table, now_ms: int, settings: Settings) -> int | None:
+    """When the sweeper should next look at table ``t`` (ms since the
+    epoch), or None when it waits on nothing the service drives: a bot or
+    stand-in turn is re-driven ``bot_delay_ms + redrive_bot_ms`` after
+    ``now_ms``; a clocked person's turn is due at its deadline."""
+    if t.state is None or t.game.result(t.state) is not None:
+        return None
+    due: int | None = None
+    if any(t.driver(s) is not None for s in t.game.to_act(t.state)):
+        due = now_ms + settings.bot_delay_ms + settings.redrive_bot_ms
+    deadlines = t.deadlines()
+    if deadlines:
+        first = min(deadlines.values())
+        due = first if due is None else min(due, first)
+    return due
+
+
 class Worker:
-    """One worker process's command loop (see module doc)."""
+    """One worker process's command loops and sweeper (see module doc)."""
 
     def __init__(
         self,
@@ -91,16 +131,21 @@ class Worker:
         tables: Tables | None = None,
         name: str | None = None,
         shards: list[int] | None = None,
+        heartbeats: Heartbeats | None = None,
     ) -> None:
         self.redis = redis
         self.settings = settings
-        self.store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+        self.store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
+                                start_redrive_ms=settings.redrive_start_ms)
         self.tables = tables or Tables(self.store, capacity=settings.cache_tables)
         self.bots = bots or NoBots()
         self.name = name or consumer_name()
         self.shards = shards if shards is not None else list(range(settings.shards))
         self.processed = 0
+        self.failed = False
+        self.heartbeats = heartbeats or Heartbeats()
         self._rng = random.SystemRandom()
+        self._appends_awaiting_bots = 0
 
     # -- setup ------------------------------------------------------------
     async def ensure_groups(self) -> None:
@@ -113,60 +158,128 @@ class Worker:
                     raise
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        """Consume until ``stop`` is set: one loop per shard plus the
-        reclaimer."""
+        """Consume until ``stop`` is set: one loop per shard, the
+        reclaimer, the sweeper and a watchdog.  When a loop stalls longer
+        than ``loop_stall_exit_s`` the watchdog sets :attr:`failed` and
+        stops the rest."""
         stop = stop or asyncio.Event()
-        await self.ensure_groups()
+        await self._until_ok(self.ensure_groups, stop, "create the consumer groups")
+        names = [f"shard:{s}" for s in self.shards] + ["reclaim", "sweep"]
+        for n in names:
+            self.heartbeats.beat(n)
         loops = [asyncio.create_task(self._shard_loop(s, stop)) for s in self.shards]
-        loops.append(asyncio.create_task(self._reclaim_loop(stop)))
+        loops.append(asyncio.create_task(self._every(stop, max(self.settings.claim_idle_ms / 2000, 0.05), "reclaim",
+                                                     self._reclaim_tick)))
+        loops.append(asyncio.create_task(self._every(stop, self.settings.sweep_interval_ms / 1000, "sweep",
+                                                     self._sweep_tick)))
+        watchdog = asyncio.create_task(self._watchdog(stop, names))
         try:
             await stop.wait()
         finally:
             # The loops see ``stop`` when their blocking read returns (≤ 1 s);
             # cancel only what is still running after that.
+            watchdog.cancel()
             done, pending = await asyncio.wait(loops, timeout=3)
             for t in pending:
                 t.cancel()
-            await asyncio.gather(*loops, return_exceptions=True)
+            await asyncio.gather(watchdog, *loops, return_exceptions=True)
+            try:
+                await self.redis.zrem(keys.WORKERS, self.name)
+            except Exception:  # noqa: BLE001 -- leaving anyway; the entry ages out
+                pass
+
+    async def _until_ok(self, step, stop: asyncio.Event, what: str) -> None:
+        delay = 0.1
+        while not stop.is_set():
+            try:
+                await step()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 -- Redis not there yet: wait for it
+                log.warning("cannot %s yet (%s); retrying", what, exc.__class__.__name__)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    async def _watchdog(self, stop: asyncio.Event, names: list[str]) -> None:
+        limit = self.settings.loop_stall_exit_s
+        while not stop.is_set():
+            await asyncio.sleep(min(1.0, limit / 4))
+            stalled = self.heartbeats.stalled(names, limit)
+            if stalled:
+                log.critical("loops %s made no progress for %.0f s: exiting for a restart", ", ".join(stalled), limit)
+                self.failed = True
+                stop.set()
+                return
 
     async def _shard_loop(self, shard: int, stop: asyncio.Event) -> None:
         stream = keys.commands(shard)
+        beat = f"shard:{shard}"
+        delay = 0.1
         while not stop.is_set():
             try:
                 resp = await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64, block=500)
+                for _stream, entries in resp or ():
+                    # Different tables' commands run concurrently (each waits
+                    # on Redis round trips); one table's stay in order.
+                    by_table: dict[bytes, list] = {}
+                    for entry_id, fields in entries:
+                        by_table.setdefault(fields.get(b"t", b""), []).append((entry_id, fields))
+                    await asyncio.gather(*(self._handle_in_order(stream, items) for items in by_table.values()))
+                self.heartbeats.beat(beat)
+                delay = 0.1
             except asyncio.CancelledError:
                 raise
-            except Exception:  # connection blips: back off, never die
-                log.exception("xreadgroup failed on %s", stream)
-                await asyncio.sleep(0.5)
-                continue
-            for _stream, entries in resp or ():
-                # Different tables' commands run concurrently (each waits on
-                # Redis round trips); one table's stay in order.
-                by_table: dict[bytes, list] = {}
-                for entry_id, fields in entries:
-                    by_table.setdefault(fields.get(b"t", b""), []).append((entry_id, fields))
-                await asyncio.gather(*(self._handle_in_order(stream, items) for items in by_table.values()))
+            except ResponseError as exc:
+                if "NOGROUP" in str(exc):  # Redis came back without our group: make it again
+                    log.warning("consumer group missing on %s; creating it", stream)
+                    await self._until_ok(self.ensure_groups, stop, "create the consumer groups")
+                    continue
+                log.exception("reading %s failed", stream)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+            except Exception:  # noqa: BLE001 -- connection blips: back off, never die
+                log.warning("reading %s failed; backing off %.1f s", stream, delay, exc_info=True)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
 
     async def _handle_in_order(self, stream: str, items: list) -> None:
         for entry_id, fields in items:
             await self.handle(stream, entry_id, fields)
 
-    async def _reclaim_loop(self, stop: asyncio.Event) -> None:
-        idle = self.settings.claim_idle_ms
+    async def _every(self, stop: asyncio.Event, period_s: float, beat: str, tick) -> None:
+        """Run ``tick`` every ``period_s`` until ``stop``; errors are logged
+        and retried at the next period, never fatal."""
         while not stop.is_set():
             try:
-                await asyncio.wait_for(stop.wait(), max(idle / 2000, 0.05))
+                await asyncio.wait_for(stop.wait(), period_s)
                 return
             except asyncio.TimeoutError:
                 pass
             try:
-                await self.reclaim_once()
-                await self.trim_once()
+                await tick()
+                self.heartbeats.beat(beat)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reclaim failed")
+            except Exception:  # noqa: BLE001 -- next period retries
+                log.warning("%s failed; retrying in %.1f s", beat, period_s, exc_info=True)
+
+    async def _reclaim_tick(self) -> None:
+        await self.reclaim_once()
+        await self.trim_once()
+
+    async def _sweep_tick(self) -> None:
+        await self.heartbeat()
+        await self.sweep_once()
+
+    async def heartbeat(self) -> None:
+        """Record this worker as alive in ``tapis:workers`` (its score is
+        the time in ms); entries older than an hour are pruned."""
+        now = _ms()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(keys.WORKERS, {self.name: now})
+            pipe.zremrangebyscore(keys.WORKERS, "-inf", now - 3_600_000)
+            await pipe.execute()
 
     async def trim_once(self) -> None:
         """Drop command entries every consumer is done with: below both the
@@ -188,7 +301,10 @@ class Worker:
 
     async def reclaim_once(self) -> int:
         """Take over commands idle longer than ``claim_idle_ms`` on every
-        shard and process them; returns how many."""
+        shard and process them; returns how many.  Entries deleted from the
+        stream before they were acked (Redis drops them from the pending
+        list and names them in XAUTOCLAIM's third element) are reported in
+        the dead-letter stream and counted."""
         n = 0
         for shard in self.shards:
             stream = keys.commands(shard)
@@ -198,8 +314,11 @@ class Worker:
                     stream, keys.GROUP, self.name, min_idle_time=self.settings.claim_idle_ms, start_id=start, count=100
                 )
                 start, entries = res[0], res[1]
+                for entry_id in res[2] if len(res) > 2 else ():
+                    await self._report_lost(stream, entry_id)
                 for entry_id, fields in entries:
-                    if fields is None:  # deleted meanwhile
+                    if fields is None:  # deleted meanwhile (Redis < 7)
+                        await self._report_lost(stream, entry_id)
                         await self.redis.xack(stream, keys.GROUP, entry_id)
                         continue
                     metrics.COMMANDS_RECLAIMED.inc()
@@ -209,9 +328,18 @@ class Worker:
                     break
         return n
 
+    async def _report_lost(self, stream: str, entry_id: Any) -> None:
+        metrics.COMMANDS_LOST.inc()
+        log.error("command %s of %s was deleted before it was acknowledged; its client got no reply", _s(entry_id),
+                  stream)
+        await self.redis.xadd(keys.DEAD_LETTERS, {b"reason": b"deleted before acknowledged", b"stream": stream.encode(),
+                                                  b"entry": _s(entry_id).encode()}, maxlen=100_000, approximate=True)
+
     # -- one command ------------------------------------------------------
     async def handle(self, stream: str, entry_id: Any, fields: dict[bytes, bytes], *, reclaimed: bool = False) -> None:
-        """Process one stream entry, reply, XACK.  Never raises on bad input."""
+        """Process one stream entry, reply, XACK.  Never raises on bad
+        input; a Redis error leaves the entry pending (it raises, or is
+        counted as deferred) so that it is retried."""
         try:
             cmd = Command.parse(fields)
         except CommandDecodeError as exc:
@@ -221,9 +349,16 @@ class Worker:
             metrics.COMMAND_LAG.observe(max(0.0, time.time() - cmd.ts / 1000))
         try:
             reply = await self.process(cmd, reclaimed=reclaimed)
-        except Exception as exc:  # a bug in a game must not kill the loop
-            log.exception("command %s on %s failed", cmd.id, cmd.table)
-            await self._dead_letter(stream, entry_id, fields, f"crash: {exc.__class__.__name__}")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if is_transient(exc):
+                metrics.COMMANDS_DEFERRED.inc()
+                log.warning("command %s on %s deferred: %s (left pending for a retry)", cmd.id, cmd.table,
+                            exc.__class__.__name__)
+                return
+            log.exception("command %s (%s) on %s failed: a bug", cmd.id, cmd.kind, cmd.table)
+            await self._dead_letter(stream, entry_id, fields, f"crash: {exc.__class__.__name__}: {exc}"[:500])
             if cmd.reply_to:
                 await self._reply(cmd, Reply(cmd.id, False, 0, "internal_error", "the command could not be processed"))
             return
@@ -249,99 +384,170 @@ class Worker:
             await pipe.execute()
 
     async def process(self, cmd: Command, *, reclaimed: bool = False) -> Reply:
-        """Decide and append one command; returns the reply to send."""
+        """Decide and append one command; returns the reply to send.
+        Raises on Redis errors and on game bugs (see :meth:`handle`)."""
         if reclaimed:
             out = await self.store.outcome(cmd.table, cmd.id)
             if out is not None:
+                # The worker that applied it may have died before the bot
+                # turns were enqueued: look at the table now.
+                await self.redrive(cmd.table)
                 return await self._from_record(cmd, out)
         for _attempt in range(self.settings.conflict_retries):
             t0 = time.perf_counter()
-            table = await self.tables.get(cmd.table, refresh_meta=cmd.kind == "start")
+            table = await self.tables.get(cmd.table, refresh_meta=cmd.kind in ("start", "back"))
             if table is None:
                 return Reply(cmd.id, False, 0, NO_SUCH_TABLE, "no such table")
-            game = table.game.name
+            game = table.game
+            now = _ms()
             try:
-                events = self._decide(table, cmd)
+                events = self._decide(table, cmd, now)
             except IllegalAction as exc:
                 # Already applied (a retry, a reclaimed command)?  Then the
                 # record answers; else the refusal stands (nothing recorded:
                 # nothing was applied).
                 out = await self.store.outcome(cmd.table, cmd.id)
                 if out is not None:
+                    metrics.COMMANDS_DUPLICATE.labels(cmd.kind).inc()
                     return await self._from_record(cmd, out)
-                metrics.ACTIONS_REJECTED.labels(game, exc.code).inc()
+                metrics.ACTIONS_REJECTED.labels(game.name, exc.code).inc()
                 return Reply(cmd.id, False, 0, exc.code, exc.message)
-            if not events:  # idempotent start of a started table
+            if not events:  # idempotent start of a started table, back while present
                 return Reply(cmd.id, True, table.version)
-            now = int(time.time() * 1000)
             events = [e.stamped(now, cmd.id) for e in events]
             from_version = table.version
-            status = ""
-            if cmd.kind == "start":
-                status = "playing"
+            status = "playing" if cmd.kind == "start" else ""
             res = await self.store.append(cmd.table, from_version, cmd.id, events, status=status, digest=digest(cmd))
             if res.status == "ok":
                 self.tables.advance(table, from_version, events)
-                metrics.APPLY_LATENCY.labels(game).observe(time.perf_counter() - t0)
-                metrics.ACTIONS_APPLIED.labels(game).inc()
-                await self._after_append(table, cmd, from_version)
+                metrics.APPLY_LATENCY.labels(game.name).observe(time.perf_counter() - t0)
+                metrics.ACTIONS_APPLIED.labels(game.name).inc()
+                await self._after_append(table, cmd, res.version, events, now)
                 return Reply(cmd.id, True, res.version, events=[encode(e) for e in events])
             if res.status == "dup":
                 assert res.outcome is not None
+                metrics.COMMANDS_DUPLICATE.labels(cmd.kind).inc()
                 return await self._from_record(cmd, res.outcome)
             if res.status == "missing":
                 return Reply(cmd.id, False, 0, NO_SUCH_TABLE, "no such table")
-            metrics.CONFLICTS.labels(game).inc()
+            metrics.CONFLICTS.labels(game.name).inc()
             self.tables.drop(cmd.table)
         return Reply(cmd.id, False, 0, BUSY, "the table is too busy; try again")
 
-    def _decide(self, table: Table, cmd: Command) -> list[Event]:
-        """The game's decision, with malformed input turned into refusals:
-        a game that trips over an odd action (a list where a string was
-        expected) refuses it as ``bad_action`` instead of crashing."""
+    def _decide(self, table: Table, cmd: Command, now_ms: int) -> list[Event]:
+        """The events of ``cmd`` on ``table``.  An exception from the game
+        on an action that is not shaped like any of the seat's legal
+        actions is a malformed action (``bad_action``); on a well-formed
+        one it is a bug and propagates."""
         try:
-            return self._decide_raw(table, cmd)
+            return self._decide_raw(table, cmd, now_ms)
         except IllegalAction:
             raise
-        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
-            if cmd.kind == "start":
-                raise IllegalAction("bad_options", "these options cannot start a game") from None
-            log.warning("malformed action on %s (%s): %s", table.game.name, cmd.table, exc.__class__.__name__)
-            raise IllegalAction("bad_action", "the action is malformed; send one of your legal_actions") from None
+        except Exception:
+            if cmd.kind in ("act", "bot") and cmd.seat is not None and table.state is not None:
+                legal = table.game.legal_actions(table.state, cmd.seat)
+                if not same_shape(cmd.action, legal):
+                    log.warning("malformed action on %s (%s)", table.game.name, cmd.table)
+                    raise IllegalAction(BAD_ACTION, "the action is malformed; send one of your legal_actions") from None
+            raise
 
-    def _decide_raw(self, table: Table, cmd: Command) -> list[Event]:
+    def _decide_raw(self, table: Table, cmd: Command, now_ms: int) -> list[Event]:
         game = table.game
-        rng = random.Random(self._rng.getrandbits(64))
         if cmd.kind == "start":
             if table.started:
                 return []
-            if len(table.bots) + len(table.humans) < table.players:
+            if not table.full:
                 raise IllegalAction(NOT_STARTED, "the table still has free seats")
+            rng = random.Random(self._rng.getrandbits(64))
             return game.start(game.Options(**table.options), table.players, rng)
         if not table.started:
             raise IllegalAction(NOT_STARTED, "the game has not started: seats are still free")
         if cmd.expected is not None and cmd.expected != table.version:
             raise IllegalAction(STALE_VERSION, f"expected version {cmd.expected}, the table is at {table.version}")
-        if cmd.seat is None or cmd.action is None:
-            raise IllegalAction("bad_action", "an action needs a seat and a body")
-        return game.decide(table.state, cmd.seat, cmd.action, rng)
+        if cmd.kind == "timeout":
+            return self._timeouts(table, now_ms)
+        if cmd.seat is None:
+            raise IllegalAction(BAD_ACTION, "this command needs a seat")
+        seat = cmd.seat
+        if cmd.kind == "back":
+            if seat not in table.humans:
+                raise IllegalAction(NOT_A_PERSON, "only a person's seat can be taken back")
+            return [presence.returned(seat)] if seat in table.away else []
+        if cmd.action is None:
+            raise IllegalAction(BAD_ACTION, "an action needs a body")
+        if cmd.kind == "bot" and table.driver(seat) is None:
+            raise IllegalAction(NOT_A_BOT_SEAT, "no bot plays this seat now")
+        rng = random.Random(self._rng.getrandbits(64))
+        events = game.decide(table.state, seat, cmd.action, rng)
+        if cmd.kind == "act" and seat in table.away:
+            return [presence.returned(seat), *events]
+        return events
 
-    async def _after_append(self, table: Table, cmd: Command, from_version: int) -> None:
+    def _timeouts(self, table: Table, now_ms: int) -> list[Event]:
+        """``TurnTimedOut`` for every clocked seat whose deadline passed."""
+        if table.game.result(table.state) is not None:
+            raise IllegalAction("game_over", "the game is over")
+        expired = sorted((s, d) for s, d in table.deadlines().items() if now_ms >= d)
+        if not expired:
+            raise IllegalAction(NOT_DUE, "no turn clock has run out")
+        return [presence.timed_out(s, d) for s, d in expired]
+
+    async def _after_append(self, table: Table, cmd: Command, version: int, events: list[Event], now: int) -> None:
+        """Bookkeeping after an applied command: counters, status, bot
+        turns, the table's exact next due time, a snapshot.  Never raises:
+        the command is applied whatever happens here, and the due entry the
+        append wrote makes the sweeper finish what this could not."""
         game = table.game
-        if cmd.kind == "start":
-            metrics.TABLES_STARTED.labels(game.name).inc()
-            await self.redis.hincrby(keys.STATS, f"active:{game.name}", 1)
-        if game.result(table.state) is not None:
-            await self.store.set_status(table.id, "finished")
-            table.status = "finished"
-            metrics.GAMES_FINISHED.labels(game.name).inc()
-            await self.redis.hincrby(keys.STATS, f"active:{game.name}", -1)
-        else:
-            for seat in sorted(game.awaiting(table.state)):
-                strategy = table.bots.get(seat)
-                if strategy is not None:
-                    await self.bots.schedule(table.id, seat, table.version, game.name, strategy)
-        await self.tables.maybe_snapshot(table, self.settings.snapshot_every)
+        try:
+            for e in events:
+                if e.type == presence.TURN_TIMED_OUT:
+                    metrics.TURN_TIMEOUTS.labels(game.name).inc()
+                elif e.type == presence.SEAT_RETURNED:
+                    metrics.SEATS_RETURNED.labels(game.name).inc()
+            if cmd.kind == "start":
+                metrics.TABLES_STARTED.labels(game.name).inc()
+                await self.redis.hincrby(keys.STATS, f"active:{game.name}", 1)
+            if table.version < version:  # the cache dropped out of step: reload it
+                table = await self.tables.get(table.id) or table
+            if table.version != version:  # a later append exists: its worker schedules the table
+                return
+            if game.result(table.state) is not None:
+                await self.store.set_status(table.id, "finished")
+                table.status = "finished"
+                metrics.GAMES_FINISHED.labels(game.name).inc()
+                await self.redis.hincrby(keys.STATS, f"active:{game.name}", -1)
+                await self.store.schedule(table.id, version, None, table.last_ts)
+            else:
+                bots = self._bot_turns(table)
+                if bots and self.settings.chaos_kill_after_append:
+                    self._appends_awaiting_bots += 1
+                    if self._appends_awaiting_bots == self.settings.chaos_kill_after_append:
+                        log.critical("chaos hook: killing this worker between an append and its bot enqueue")
+                        os.kill(os.getpid(), signal.SIGKILL)
+                for seat, strategy in bots:
+                    await self.bots.schedule(table.id, seat, version, game.name, strategy)
+                await self.store.schedule(table.id, version, next_due(table, now, self.settings), table.last_ts)
+            await self.tables.maybe_snapshot(table, self.settings.snapshot_every)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 -- see docstring
+            log.warning("after-append steps of %s on %s failed; the sweeper will finish them", cmd.id, table.id,
+                        exc_info=True)
+
+    @staticmethod
+    def _bot_turns(table: Table) -> list[tuple[int, str]]:
+        """(seat, strategy) of every bot turn to enqueue now: awaited bot
+        seats (optional moves included) and away seats the game waits for."""
+        state, game = table.state, table.game
+        out = []
+        required = game.to_act(state)
+        for seat in sorted(game.awaiting(state)):
+            strategy = table.bots.get(seat)
+            if strategy is None and seat in required:
+                strategy = table.driver(seat)
+            if strategy is not None:
+                out.append((seat, strategy))
+        return out
 
     async def _from_record(self, cmd: Command, out: Outcome) -> Reply:
         if out.digest and out.digest != digest(cmd):
@@ -349,5 +555,67 @@ class Worker:
         events = await self.store.read(cmd.table, after=out.first - 1, until=out.last)
         return Reply(cmd.id, True, out.last, events=[encode(e) for e in events])
 
+    # -- the sweeper ------------------------------------------------------
+    async def sweep_once(self, now_ms: int | None = None) -> int:
+        """Claim the due tables of every partition (with a lease of
+        ``sweep_lease_ms``) and re-drive each; returns how many."""
+        now = now_ms or _ms()
+        claimed: list[str] = []
+        for part in range(keys.PARTITIONS):
+            claimed += await self.store.claim_due(part, now, self.settings.sweep_lease_ms)
+        if claimed:
+            metrics.DUE_CLAIMED.inc(len(claimed))
+            results = await asyncio.gather(*(self.redrive(t) for t in claimed), return_exceptions=True)
+            for table, r in zip(claimed, results, strict=True):
+                if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
+                    log.warning("re-driving %s failed (%s); its lease runs out and it is tried again", table,
+                                r.__class__.__name__, exc_info=r if not is_transient(r) else None)
+        return len(claimed)
 
-__all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "STALE_VERSION", "NO_SUCH_TABLE", "NOT_STARTED", "BUSY", "MISMATCH", "digest"]
+    async def redrive(self, table_id: str) -> str:
+        """Look at one table and do what it waits for: start it, enqueue
+        its bot and stand-in turns again, run out expired turn clocks; then
+        schedule its next due time.  Idempotent (see module doc).  Returns
+        what was done: ``gone``, ``idle``, ``start``, ``finished``,
+        ``timeout``, ``bot`` or ``waiting``."""
+        t = await self.tables.get(table_id, refresh_meta=True)
+        if t is None:
+            await self.store.unschedule(table_id)
+            return "gone"
+        if not t.started:
+            if not t.full:
+                await self.store.schedule(table_id, 0, None, 0)
+                metrics.REDRIVEN.labels("idle").inc()
+                return "idle"
+            metrics.REDRIVEN.labels("start").inc()
+            reply = await self.process(Command(table_id, "start", None, None, None, "start", "", _ms()))
+            if not reply.ok and reply.code != BUSY:
+                log.error("table %s cannot start (%s: %s)", table_id, reply.code, reply.message)
+                await self.store.schedule(table_id, 0, None, 0)
+            return "start"
+        if t.game.result(t.state) is not None:
+            if t.status != "finished":
+                await self.store.set_status(table_id, "finished")
+            await self.store.schedule(table_id, t.version, None, t.last_ts)
+            return "finished"
+        now = _ms()
+        if any(now >= d for d in t.deadlines().values()):
+            metrics.REDRIVEN.labels("timeout").inc()
+            await self.process(Command(table_id, "timeout", None, None, t.version, f"t.{t.version}", "", now))
+            return "timeout"
+        version = t.version
+        did = "waiting"
+        for seat in sorted(t.game.to_act(t.state)):
+            strategy = t.driver(seat)
+            if strategy is not None:
+                metrics.REDRIVEN.labels("bot").inc()
+                await self.bots.schedule(table_id, seat, version, t.game.name, strategy)
+                did = "bot"
+        if did == "waiting":
+            metrics.REDRIVEN.labels("idle").inc()
+        await self.store.schedule(table_id, version, next_due(t, now, self.settings), t.last_ts)
+        return did
+
+
+__all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "next_due", "STALE_VERSION", "NO_SUCH_TABLE",
+           "NOT_STARTED", "BUSY", "MISMATCH", "NOT_A_BOT_SEAT", "NOT_DUE", "NOT_A_PERSON", "digest"]

@@ -204,7 +204,7 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
     assert r.exists(meta_key("nosuchtable42")) == 0
 
     def tables_stored() -> tuple[int, int]:
-        return r.zcard("tapis:lobby"), sum(1 for _k in r.scan_iter(match="tapis:{*}:meta", count=1000))
+        return r.zcard("tapis:lobby"), sum(1 for _k in r.scan_iter(match="tapis:{p*}:*:meta", count=1000))
 
     before = tables_stored()
     assert_problem(http.post("/tables", json={"game": "chess", "players": 2}), 422, "unknown_game")

@@ -20,6 +20,7 @@ import zlib
 import httpx
 import pytest
 
+from services.store import keys
 from services.worker.commands import Command, Reply
 from tests.e2e import procs
 from tests.e2e.client import (
@@ -127,7 +128,7 @@ def test_commands_held_by_a_killed_worker_are_applied_exactly_once(setup, r):
         if i == 2:  # a second command at the same expected version: stale once k-2 is applied
             late_id = seat_command_id(seat, "late-2")
             cmds.append(Command(tables[i], "act", seat, action, sv["version"], late_id, REPLIES, now))
-    logs_before = {t: r.xrange(f"tapis:{{{t}}}:events") for t in tables}
+    logs_before = {t: r.xrange(keys.events(t)) for t in tables}
 
     # Re-arm A's four blocking reads, stop A while blocked, add everything at once.
     pings = r.pipeline(transaction=False)
@@ -157,7 +158,7 @@ def test_commands_held_by_a_killed_worker_are_applied_exactly_once(setup, r):
     time.sleep(0.2)
     assert _pending(r) == len(cmds)
     for t in tables:  # nothing was applied by the dead worker
-        assert r.xrange(f"tapis:{{{t}}}:events") == logs_before[t]
+        assert r.xrange(keys.events(t)) == logs_before[t]
     assert r.xlen(f"tapis:replies:{REPLIES}") == 0
 
     # Worker B takes over once the entries are idle for CLAIM_IDLE_MS.

@@ -710,6 +710,18 @@ class MauditMotDit(BaseGame):
             seats.update(guessers(state))
         return frozenset(seats)
 
+    def to_act(self, state: State) -> frozenset[int]:
+        """The awaited seats without those whose only move is proposing
+        the Malédiction (optional)."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            return frozenset()
+        if phase is Phase.VOTE:
+            return frozenset(s for s in guessers(state) if s not in state.votes)
+        if phase is Phase.GUESS:
+            return frozenset(s for s in guessers(state) if s not in state.acted)
+        return frozenset((state.active,))
+
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """Every action ``seat`` may send now.  Free text is described
         compactly: ``{"type": "clue", "word": ""}`` and ``{"type":

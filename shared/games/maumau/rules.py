@@ -450,6 +450,12 @@ class MauMau(BaseGame):
             return frozenset((state.turn,))
         return frozenset(x for x in state.seats if x != w.offender or x == state.turn)
 
+    def to_act(self, state: State) -> frozenset[int]:
+        """The player on turn only: a call-out is optional."""
+        if state.phase is Phase.OVER:
+            return frozenset()
+        return frozenset((state.turn,))
+
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """Every action ``seat`` may send now, in the shape ``decide`` takes
         (empty when the seat is not awaited).  Plays that owe an

@@ -1,0 +1,69 @@
+"""Seat presence and the turn clock: table-level facts in a table's log.
+
+Beside a game's own events, a table's log may hold two facts that belong
+to the table rather than to the game (docs/architecture.md, "Turn clock"):
+
+* ``TurnTimedOut`` ``{"seat": s, "deadline": ms}`` — seat ``s`` had to act
+  and did not before its deadline: it is marked *away* and a stand-in bot
+  plays for it from then on.
+* ``SeatReturned`` ``{"seat": s}`` — the person of seat ``s`` acted again
+  (or asked to come back): the seat is theirs again.
+
+Games never see these events: :func:`shared.engine.fold` and the services'
+table projection route them here, so a game's ``evolve`` stays as it was
+and a table's state is still a pure fold of its log.  Neither event names
+a card, so both are shown as they are to every seat and spectator.
+
+The clock itself is read only when deciding (by the worker's sweeper);
+what the fold knows is the time of the table's last event
+(``Event.ts``), and a clocked seat's deadline is that time plus the
+table's ``turn_seconds``: every event gives the seats that must act a
+fresh turn.
+"""
+
+from __future__ import annotations
+
+from shared.events import Event
+
+TURN_TIMED_OUT = "TurnTimedOut"
+SEAT_RETURNED = "SeatReturned"
+#: Event types that belong to the table, not to its game.
+TABLE_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_RETURNED})
+
+
+def timed_out(seat: int, deadline_ms: int) -> Event:
+    """The ``TurnTimedOut`` event of ``seat`` whose deadline (ms since the
+    epoch) passed."""
+    return Event(TURN_TIMED_OUT, {"seat": seat, "deadline": deadline_ms}, seat)
+
+
+def returned(seat: int) -> Event:
+    """The ``SeatReturned`` event of ``seat``."""
+    return Event(SEAT_RETURNED, {"seat": seat}, seat)
+
+
+def apply(away: frozenset[int], event: Event) -> frozenset[int]:
+    """The away seats after a table event (``event.type`` in
+    :data:`TABLE_EVENTS`)."""
+    seat = event.data["seat"]
+    if event.type == TURN_TIMED_OUT:
+        return away | {seat}
+    return away - {seat}
+
+
+def away_after(events: list[Event], away: frozenset[int] = frozenset()) -> frozenset[int]:
+    """The away seats after ``events`` (any events; game events leave them
+    as they are)."""
+    for e in events:
+        if e.type in TABLE_EVENTS:
+            away = apply(away, e)
+    return away
+
+
+def redact(game, event: Event, seat: int | None) -> Event | None:
+    """``event`` as ``seat`` (None: a spectator) may see it in a feed:
+    table events as they are (they name no card), game events through the
+    game's own ``redact``."""
+    if event.type in TABLE_EVENTS:
+        return event
+    return game.redact(event, seat)
