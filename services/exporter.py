@@ -1,44 +1,78 @@
-"""The stream exporter role (``tapis exporter``): command-stream and
-consumer-group metrics read from Redis at each Prometheus scrape.
+"""The stream exporter role (``tapis exporter``): command-stream,
+consumer-group and liveness metrics read from Redis at each Prometheus
+scrape.
 
 The workers count what they do themselves (``tapis_actions_applied_total``,
-``tapis_commands_reclaimed_total``, ``tapis_dead_letters_total``...); what
-no single worker can see — how long each command stream is, how far the
+``tapis_commands_reclaimed_total``, ``tapis_redriven_total``...); what no
+single worker can see — how long each command stream is, how far the
 consumer group ``workers`` is behind, how old the oldest unacknowledged
-command is, how many worker consumers are alive — is read here from Redis
-by a :class:`StreamCollector` (a prometheus_client custom collector), once
-per scrape, in three round trips (TIME and two pipelines) whatever the
-number of shards.
+command is, how many workers are alive, how many tables wait on the
+sweeper and for how long — is read here from Redis by a
+:class:`StreamCollector` (a prometheus_client custom collector), once per
+scrape, in at most three round trips (TIME, one pipeline, and a second
+pipeline only for shards that lag or have pending commands) whatever the
+number of shards and partitions.
 
 Metrics (gauges; ``shard`` is the command shard number, ``0..shards-1``):
 
-======================================  ===================================================
-``tapis_command_stream_length``         XLEN ``tapis:commands:<shard>`` (entries, acked or not)
-``tapis_consumer_group_lag``            entries not yet delivered to any worker (XINFO GROUPS
-                                        ``lag``; counted with XRANGE, capped, when Redis cannot
-                                        tell after a trim)
-``tapis_consumer_group_pending``        delivered, not yet acknowledged (XPENDING summary)
-``tapis_consumer_group_consumers``      consumers registered in the group (dead ones included)
-``tapis_oldest_pending_age_seconds``    now − submission time of the oldest pending command
-                                        (its stream id), 0 when none is pending
-``tapis_oldest_pending_idle_seconds``   time since that command was last delivered to a worker
-``tapis_oldest_pending_deliveries``     how many times it was delivered (> 1: reclaimed)
-``tapis_deadletter_stream_length``      XLEN ``tapis:deadletters``
-``tapis_worker_consumers_alive``        distinct consumer names, over all shards, seen by
-                                        Redis within ``alive_s`` (see note)
-``tapis_exporter_redis_up``             1 when the last collection reached Redis, else 0
-``tapis_exporter_collect_seconds``      how long the last collection took
-======================================  ===================================================
+========================================  =================================================
+``tapis_command_stream_length``           XLEN ``tapis:commands:<shard>`` (entries, acked or
+                                          not)
+``tapis_consumer_group_lag``              entries after the group's last-delivered id: 0 when
+                                          that id is the stream's last entry, else counted
+                                          with XRANGE (capped at :data:`LAG_COUNT_CAP`);
+                                          Redis' own ``lag`` is never used (see note)
+``tapis_consumer_group_pending``          delivered, not yet acknowledged (XPENDING summary)
+``tapis_consumer_group_consumers``        consumers registered in the group (dead ones
+                                          included)
+``tapis_oldest_pending_age_seconds``      now − submission time of the oldest pending
+                                          command (its stream id), 0 when none is pending
+``tapis_oldest_pending_idle_seconds``     time since that command was last delivered to a
+                                          worker
+``tapis_oldest_pending_deliveries``       how many times it was delivered (> 1: reclaimed)
+``tapis_deadletter_stream_length``        XLEN ``tapis:deadletters``
+``tapis_worker_consumers_alive``          workers whose heartbeat in ``tapis:workers`` is at
+                                          most ``alive_s`` old (ZCOUNT)
+``tapis_tables_awaiting``                 tables in the partitions' due sets (the sweeper
+                                          will look at them: a bot turn, a start, a turn
+                                          clock)
+``tapis_oldest_awaited_turn_age_seconds`` now − the oldest last-event time in the waiting
+                                          sets: how long the stillest of those tables has
+                                          not moved; 0 when none waits
+``tapis_sweeper_overdue_seconds``         now − the earliest due time when it is past, else
+                                          0: the sweeper is behind, or no worker sweeps
+``tapis_exporter_redis_up``               1 when the last collection reached Redis, else 0
+``tapis_exporter_collect_seconds``        how long the last collection took
+========================================  =================================================
 
-Note on liveness: Redis ≥ 7.2 refreshes a consumer's ``idle`` at every
-read attempt (the workers block 1 s in XREADGROUP, so a live worker is
-never idle for long); Redis 7.0 only when entries are delivered, so on an
-idle 7.0 system live workers age too.  The alert ``TapisNoWorkerAlive``
-therefore also requires commands waiting (lag or pending > 0), and the
-scrape targets' ``up`` series are the other signal (deploy/prometheus).
+Note on lag: Redis 7.0 can report a wrong non-zero ``lag`` in XINFO GROUPS
+after it restarts from its append-only file.  The group's ``entries-read``
+counter is restored from the last AOF rewrite, and the XREADGROUP calls
+logged after it are replayed as XCLAIM ... LASTID, which moves the
+group's last-delivered id but not the counter: the group then looks
+thousands of entries behind while nothing is undelivered.  So the lag is
+derived from ids only: the stream's last entry (XREVRANGE ... COUNT 1) at
+or before the group's last-delivered id means 0, anything else is counted.
+
+Note on liveness: every worker writes its consumer name into the sorted
+set ``tapis:workers`` with the time of its heartbeat as score, every
+~2 s or more often, while its loops are healthy, idle or not (workers prune entries older
+than an hour).  A worker counts as alive when its heartbeat is at most
+``alive_s`` old.  (Earlier versions read the consumers' ``idle`` time
+from XINFO CONSUMERS, which Redis 7.0 only resets when entries are
+delivered: an idle system looked dead.)
+
+Note on the due and waiting sets (``tapis:{p<N>}:due`` and
+``tapis:{p<N>}:waiting``, :data:`~services.store.keys.PARTITIONS` of each):
+the due sets are read with ZCARD and ZRANGE 0 0 WITHSCORES, the waiting
+sets with ZRANGE 0 0 WITHSCORES, all in the one pipeline.  A table
+waiting on nothing (finished, or on a person without a turn clock) is in
+neither, so none of these gauges grows with idle tables.
 
 Every figure is read with ``TIME`` from Redis as "now", so the exporter's
-own clock does not matter.  Only single-key commands are used, so the
+own clock does not matter; the heartbeats and the due and waiting scores
+are written with the workers' clocks, which must be in time (NTP) to
+well within ``alive_s``.  Only single-key commands are used, so the
 exporter runs unchanged against a Redis Cluster (``TAPIS_CLUSTER=true``).
 """
 
@@ -60,15 +94,15 @@ from services.store import keys
 
 log = logging.getLogger("tapis.exporter")
 
-#: Lag is counted with XRANGE (up to this many entries) when Redis reports
-#: it as unknown (entries deleted or trimmed between the group's position
-#: and the end of the stream).
+#: The lag of a shard is counted with XRANGE up to this many entries (a
+#: larger backlog reads as this number).
 LAG_COUNT_CAP = 10_000
 
 _SPECS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tapis_command_stream_length": ("Entries in the command stream tapis:commands:<shard> (XLEN).", ("shard",)),
     "tapis_consumer_group_lag": (
-        "Commands in the stream not yet delivered to any worker of the group (XINFO GROUPS lag).", ("shard",)),
+        ("Commands in the stream after the group's last-delivered id: not yet delivered to any worker "
+         f"(counted with XRANGE, capped at {LAG_COUNT_CAP})."), ("shard",)),
     "tapis_consumer_group_pending": (
         "Commands delivered to a worker and not yet acknowledged (XPENDING).", ("shard",)),
     "tapis_consumer_group_consumers": (
@@ -83,13 +117,23 @@ _SPECS: dict[str, tuple[str, tuple[str, ...]]] = {
         "Times the oldest pending command was delivered (more than 1: reclaimed from a worker).", ("shard",)),
     "tapis_deadletter_stream_length": ("Entries in the dead-letter stream tapis:deadletters (XLEN).", ()),
     "tapis_worker_consumers_alive": (
-        "Distinct worker consumers seen by Redis within the exporter's alive window (XINFO CONSUMERS idle).", ()),
+        "Workers whose heartbeat in tapis:workers is within the exporter's alive window.", ()),
+    "tapis_tables_awaiting": (
+        "Tables in the partitions' due sets: a bot turn, a start or a turn clock the sweeper will look at.", ()),
+    "tapis_oldest_awaited_turn_age_seconds": (
+        "Seconds since the last event of the stillest table in the waiting sets; 0 when none waits.", ()),
+    "tapis_sweeper_overdue_seconds": (
+        "Seconds the earliest due table is past its due time (0 when none is): the sweeper is behind or absent.",
+        ()),
     "tapis_exporter_redis_up": ("1 when the exporter's last collection reached Redis, else 0.", ()),
     "tapis_exporter_collect_seconds": ("Duration of the exporter's last collection from Redis.", ()),
 }
 
 #: The names of every metric :class:`StreamCollector` exports.
 METRIC_NAMES: tuple[str, ...] = tuple(_SPECS)
+
+#: Commands per shard in the first pipeline of :meth:`StreamCollector.read`.
+_PER_SHARD = 4
 
 
 def _s(v: Any) -> str:
@@ -101,16 +145,30 @@ def _id_ms(entry_id: Any) -> int:
     return int(_s(entry_id).split("-", 1)[0])
 
 
+def _id(entry_id: Any) -> tuple[int, int]:
+    """A stream id as a comparable pair: ``b"1700000000000-3"`` -> ``(1700000000000, 3)``."""
+    ms, _, seq = _s(entry_id).partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _min_score(results: list[Any]) -> float | None:
+    """The smallest score among ``ZRANGE key 0 0 WITHSCORES`` answers
+    (``[(member, score)]`` or ``[]``; errors skipped), None when all are empty."""
+    scores = [float(v[0][1]) for v in results if not isinstance(v, Exception) and v]
+    return min(scores) if scores else None
+
+
 class StreamCollector(Collector):
     """A prometheus_client collector reading the command streams, the
-    consumer group ``workers`` and the dead-letter stream at each scrape.
+    consumer group ``workers``, the dead-letter stream, the workers'
+    heartbeats and the partitions' due and waiting sets at each scrape.
 
     ``redis``: a *synchronous* client (``redis.Redis``, ``redis.cluster.
     RedisCluster`` or ``fakeredis.FakeRedis``); ``shards``: the number of
-    command streams (``TAPIS_SHARDS``); ``alive_s``: a consumer seen by
-    Redis within this many seconds counts as alive.  ``collect`` never
-    raises: when Redis cannot be read it yields ``tapis_exporter_redis_up
-    0`` and nothing else.
+    command streams (``TAPIS_SHARDS``); ``alive_s``: a worker whose last
+    heartbeat is at most this many seconds old counts as alive.
+    ``collect`` never raises: when Redis cannot be read it yields
+    ``tapis_exporter_redis_up 0`` and nothing else.
     """
 
     def __init__(self, redis: Any, shards: int, *, alive_s: float = 30.0, group: str = keys.GROUP) -> None:
@@ -151,35 +209,47 @@ class StreamCollector(Collector):
         yield up
         yield took
 
-    def read(self) -> list[GaugeMetricFamily]:
-        """One collection: the stream and group families with their
-        samples.  Raises the client's error when Redis cannot be reached."""
-        r = self.redis
-        streams = [keys.commands(s) for s in range(self.shards)]
+    def now_ms(self) -> int:
+        """Redis' clock (TIME), in ms."""
         # TIME apart: a cluster pipeline refuses commands without a key
-        now = r.time()
+        now = self.redis.time()
         if isinstance(now, dict):  # a cluster client may answer per node
             now = next(iter(now.values()))
         sec, usec = now
-        now_ms = int(sec) * 1000 + int(usec) // 1000
+        return int(sec) * 1000 + int(usec) // 1000
+
+    def read(self) -> list[GaugeMetricFamily]:
+        """One collection: the stream, group and liveness families with
+        their samples.  Raises the client's error when Redis cannot be
+        reached."""
+        r = self.redis
+        streams = [keys.commands(s) for s in range(self.shards)]
+        now_ms = self.now_ms()
         pipe = r.pipeline(transaction=False)
         pipe.xlen(keys.DEAD_LETTERS)
+        pipe.zcount(keys.WORKERS, now_ms - self.alive_ms, "+inf")
         for stream in streams:
             pipe.xlen(stream)
             pipe.xinfo_groups(stream)
             pipe.xpending(stream, self.group)
-            pipe.xinfo_consumers(stream, self.group)
+            pipe.xrevrange(stream, count=1)  # the last entry: is anything after the group's position?
+        for part in range(keys.PARTITIONS):
+            pipe.zcard(keys.due(part))
+            pipe.zrange(keys.due(part), 0, 0, withscores=True)  # the earliest due time
+            pipe.zrange(keys.waiting(part), 0, 0, withscores=True)  # the oldest last event
         res = pipe.execute(raise_on_error=False)
         if isinstance(res[0], Exception):
             raise res[0]
         deadletters = int(res[0])
+        alive = res[1]
+        base = 2 + _PER_SHARD * len(streams)
+        sets = res[base:]  # per partition: due ZCARD, due ZRANGE, waiting ZRANGE
 
         fam = {name: self._family(name) for name in METRIC_NAMES[:-2]}
-        alive: set[str] = set()
         follow_up: list[tuple[str, str, Any]] = []  # (what, shard, argument)
         for i, stream in enumerate(streams):
             shard = str(i)
-            length, groups, pending, consumers = res[1 + 4 * i: 5 + 4 * i]
+            length, groups, pending, last = res[2 + _PER_SHARD * i: 2 + _PER_SHARD * (i + 1)]
             fam["tapis_command_stream_length"].add_metric([shard], 0 if isinstance(length, Exception) else int(length))
             group = None
             if not isinstance(groups, Exception):
@@ -187,11 +257,16 @@ class StreamCollector(Collector):
             if group is None:  # no stream or no group yet: workers never started on it
                 continue
             fam["tapis_consumer_group_consumers"].add_metric([shard], int(group.get("consumers") or 0))
-            lag = group.get("lag")
-            if lag is not None:
-                fam["tapis_consumer_group_lag"].add_metric([shard], int(lag))
+            delivered = group.get("last-delivered-id") or "0-0"
+            # Redis' own "lag" is not trusted (wrong after a restart from
+            # the AOF, see the module doc): nothing after the group's
+            # position is lag 0, anything else is counted.
+            if isinstance(last, Exception):
+                pass  # unknown: no lag sample for this shard
+            elif not last or _id(last[0][0]) <= _id(delivered):
+                fam["tapis_consumer_group_lag"].add_metric([shard], 0)
             else:
-                follow_up.append(("lag", shard, group.get("last-delivered-id") or "0-0"))
+                follow_up.append(("lag", shard, delivered))
             n_pending = 0 if isinstance(pending, Exception) else int(pending.get("pending") or 0)
             fam["tapis_consumer_group_pending"].add_metric([shard], n_pending)
             if n_pending:
@@ -202,10 +277,6 @@ class StreamCollector(Collector):
                 for name in ("tapis_oldest_pending_age_seconds", "tapis_oldest_pending_idle_seconds",
                              "tapis_oldest_pending_deliveries"):
                     fam[name].add_metric([shard], 0)
-            if not isinstance(consumers, Exception):
-                for c in consumers:
-                    if int(c.get("idle") or 0) <= self.alive_ms:
-                        alive.add(_s(c.get("name")))
 
         if follow_up:
             pipe = r.pipeline(transaction=False)
@@ -226,7 +297,17 @@ class StreamCollector(Collector):
                     fam["tapis_oldest_pending_deliveries"].add_metric([shard], int(v[0]["times_delivered"]))
 
         fam["tapis_deadletter_stream_length"].add_metric([], deadletters)
-        fam["tapis_worker_consumers_alive"].add_metric([], len(alive))
+        if not isinstance(alive, Exception):
+            fam["tapis_worker_consumers_alive"].add_metric([], int(alive))
+        due_cards, due_firsts, waiting_firsts = sets[0::3], sets[1::3], sets[2::3]
+        fam["tapis_tables_awaiting"].add_metric(
+            [], sum(int(n) for n in due_cards if not isinstance(n, Exception)))
+        oldest = _min_score(waiting_firsts)
+        fam["tapis_oldest_awaited_turn_age_seconds"].add_metric(
+            [], 0 if oldest is None else max(0.0, now_ms - oldest) / 1000)
+        earliest = _min_score(due_firsts)
+        fam["tapis_sweeper_overdue_seconds"].add_metric(
+            [], 0 if earliest is None else max(0.0, now_ms - earliest) / 1000)
         return list(fam.values())
 
 
