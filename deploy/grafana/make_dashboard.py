@@ -140,10 +140,11 @@ def build() -> dict:
     L.panel("Oldest pending command age", [("max by (shard) (tapis_oldest_pending_age_seconds)", "shard {{shard}}")],
             unit="s", thresholds=[(15, "yellow"), (60, "red")],
             description="Reclaimed after 15 s idle (TAPIS_CLAIM_IDLE_MS); alert TapisPendingTooOld above 60 s.")
-    L.panel("Workers alive", [("max(tapis_worker_consumers_alive)", "consumers seen by Redis"),
+    L.panel("Workers alive", [("max(tapis_worker_consumers_alive)", "heartbeats"),
                               ('sum(up{job="tapis-worker"})', "worker targets up")],
             kind="stat", w=6, h=6, base="red", thresholds=[(1, "green")],
-            description="Consumers seen by Redis within the exporter's window, and worker scrape targets up.")
+            description="Workers whose heartbeat in tapis:workers is within the exporter's window (--alive-s), "
+                        "and worker scrape targets up. Alert TapisNoWorkerAlive.")
     L.panel("Dead letters", [("max(tapis_deadletter_stream_length)", "in tapis:deadletters"),
                              ("sum(increase(tapis_dead_letters_total[1h]))", "last hour")],
             kind="stat", w=6, h=6, thresholds=[(1, "red")])
@@ -152,6 +153,44 @@ def build() -> dict:
             description="Taken over from a worker that stopped before acknowledging (XAUTOCLAIM).")
     L.panel("Command stream length", [("sum(max by (shard) (tapis_command_stream_length))", "entries")],
             kind="stat", w=6, h=6, description="Entries in tapis:commands:* (acknowledged ones stay until trimmed).")
+
+    L.row("Liveness")
+    L.panel("Oldest awaited turn age", [("max(tapis_oldest_awaited_turn_age_seconds)", "stillest table")],
+            unit="s", thresholds=[(600, "yellow"), (900, "red")],
+            description="Since the last event of the stillest table that waits on a bot, a start or a turn clock. "
+                        "Turn clocks are capped at 600 s; alert TapisTablesNotMoving above 900 s.")
+    L.panel("Sweeper overdue", [("max(tapis_sweeper_overdue_seconds)", "earliest due table")],
+            unit="s", thresholds=[(60, "red")],
+            description="How far past its due time the earliest due table is (0: the sweeper is on time). "
+                        "Alert TapisSweeperBehind above 60 s.")
+    L.panel("Tables awaiting", [("max(tapis_tables_awaiting)", "in the due sets")],
+            description="Tables in the partitions' due sets: a bot turn, a start or a turn clock the sweeper will "
+                        "look at. Tables waiting on a person without a clock, or finished, are not counted.")
+    L.panel("Turn timeouts and returns/min by game", [
+        (f"sum by (game) (rate(tapis_turn_timeouts_total{{{G}}}[{RI}])) * 60", "timed out {{game}}"),
+        (f"sum by (game) (rate(tapis_seats_returned_total{{{G}}}[{RI}])) * 60", "came back {{game}}"),
+    ], description="Turn clocks run out (TurnTimedOut: a stand-in bot plays the seat) and away seats taken "
+                   "back by their person (SeatReturned).")
+    L.panel("Re-driven work/s by kind", [
+        (f"sum by (kind) (rate(tapis_redriven_total[{RI}]))", "{{kind}}"),
+        (f"sum(rate(tapis_due_claimed_total[{RI}]))", "due tables claimed"),
+    ], unit="ops", description="What the sweepers did with the due tables they claimed: bot (a bot turn "
+                               "re-enqueued), start (re-sent), timeout (a turn clock run out), idle (nothing to do).")
+    L.panel("Duplicate and deferred commands/s", [
+        (f"sum by (kind) (rate(tapis_commands_duplicate_total[{RI}]))", "duplicate {{kind}}"),
+        (f"sum(rate(tapis_commands_deferred_total[{RI}]))", "deferred (Redis failed mid-way)"),
+    ], unit="ops", description="Duplicates: answered from their outcome record, not applied again (client "
+                               "retries, bot tasks delivered twice). Deferred: left pending for a retry.")
+    L.panel("Loop heartbeat age", [
+        ("time() - max by (job, instance, loop) (tapis_loop_heartbeat_timestamp_seconds)",
+         "{{job}} {{instance}} {{loop}}"),
+    ], unit="s", w=18, thresholds=[(60, "red")],
+        description="Since each loop of each process last completed an iteration. Alert TapisLoopStalled above "
+                    "60 s; a worker exits after TAPIS_LOOP_STALL_EXIT_S.")
+    L.panel("Lost commands", [("sum(increase(tapis_commands_lost_total[1h]))", "last hour")],
+            kind="stat", w=6, thresholds=[(1, "red")],
+            description="Pending commands whose stream entry was deleted before they were acknowledged "
+                        "(reported in tapis:deadletters; their clients got a timeout and may resend).")
 
     L.row("Conflicts and retries")
     L.panel("Version conflicts/s by game",
@@ -187,7 +226,7 @@ def build() -> dict:
     return {
         "uid": "tapis-overview",
         "title": "Tapis",
-        "description": "Tapis service: gateway RED, command pipeline, streams, conflicts, tables, bots.",
+        "description": "Tapis service: gateway RED, command pipeline, streams, liveness, conflicts, tables, bots.",
         "tags": ["tapis"],
         "timezone": "browser",
         "editable": True,

@@ -67,7 +67,7 @@ def test_top_level_shape(dashboard):
 def test_panel_ids_are_unique_positive_ints(dashboard):
     ids = [p["id"] for p in all_panels(dashboard)]
     assert all(isinstance(i, int) and i > 0 for i in ids)
-    assert len(ids) == len(set(ids)) == 33
+    assert len(ids) == len(set(ids)) == 42
 
 
 def test_panels_fit_the_grid_without_overlap(dashboard):
@@ -111,8 +111,33 @@ def test_every_query_names_exported_metrics(dashboard):
                    "tapis_submit_reply_seconds_bucket", "tapis_actions_applied_total",
                    "tapis_consumer_group_lag", "tapis_consumer_group_pending", "tapis_oldest_pending_age_seconds",
                    "tapis_version_conflicts_total", "tapis_commands_reclaimed_total", "tapis_active_tables",
-                   "tapis_games_finished_total", "tapis_bot_decision_seconds_bucket", "tapis_deadletter_stream_length"):
+                   "tapis_games_finished_total", "tapis_bot_decision_seconds_bucket", "tapis_deadletter_stream_length",
+                   # the Liveness row (issue 10)
+                   "tapis_turn_timeouts_total", "tapis_redriven_total", "tapis_oldest_awaited_turn_age_seconds",
+                   "tapis_sweeper_overdue_seconds", "tapis_tables_awaiting", "tapis_commands_duplicate_total",
+                   "tapis_commands_lost_total", "tapis_loop_heartbeat_timestamp_seconds"):
         assert needed in seen, needed
+
+
+def test_liveness_row(dashboard):
+    """The row of issue 10: what waits on the sweeper, what it re-drove,
+    turn clocks, duplicate and lost commands, loop heartbeats."""
+    titles = [p["title"] for p in dashboard["panels"]]
+    start = titles.index("Liveness")
+    end = next(i for i in range(start + 1, len(titles)) if dashboard["panels"][i]["type"] == "row")
+    row = dashboard["panels"][start + 1:end]
+    exprs = " ".join(t["expr"] for p in row for t in p["targets"])
+    for metric in ("tapis_oldest_awaited_turn_age_seconds", "tapis_sweeper_overdue_seconds", "tapis_tables_awaiting",
+                   "tapis_turn_timeouts_total", "tapis_redriven_total", "tapis_commands_duplicate_total",
+                   "tapis_commands_lost_total", "tapis_loop_heartbeat_timestamp_seconds"):
+        assert metric in exprs, metric
+    assert "sum by (kind) (rate(tapis_redriven_total" in exprs
+    # the alert thresholds are drawn on their panels
+    by_title = {p["title"]: p for p in row}
+    steps = {t: [s["value"] for s in by_title[t]["fieldConfig"]["defaults"]["thresholds"]["steps"]]
+             for t in ("Oldest awaited turn age", "Sweeper overdue", "Loop heartbeat age")}
+    assert steps == {"Oldest awaited turn age": [None, 600, 900], "Sweeper overdue": [None, 60],
+                     "Loop heartbeat age": [None, 60]}
 
 
 def test_the_name_check_catches_a_typo():
