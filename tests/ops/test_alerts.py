@@ -30,7 +30,54 @@ def test_the_issue_s_alerts_are_all_there():
         "TapisHighErrorRatio", "TapisSubmitReplyP99High", "TapisHttpP99High", "TapisGatewayDown",
         "TapisConsumerLagGrowing", "TapisPendingTooOld", "TapisNoWorkerAlive", "TapisDeadLetters",
         "TapisRedisUnreachable", "TapisExporterDown", "TapisBotDecisionNearDeadline",
+        "TapisTablesNotMoving", "TapisSweeperBehind", "TapisLoopStalled",
     }
+
+
+def _rule(name: str) -> dict:
+    (rule,) = [a for a in ALERTS if a["alert"] == name]
+    return rule
+
+
+def _threshold(rule: dict) -> float:
+    return float(re.search(r">\s*([0-9.]+)\s*$", rule["expr"].strip()).group(1))
+
+
+def test_tables_not_moving_waits_longer_than_any_turn_clock_and_redrive():
+    """A table may legitimately wait a whole turn clock (capped by the API)
+    plus the sweeper's re-drive and lease: the alert must not fire before."""
+    from pydantic.fields import FieldInfo
+
+    from services.config import Settings
+    from services.gateway.schemas import CreateTable
+
+    field: FieldInfo = CreateTable.model_fields["turn_seconds"]
+    clock_cap_s = next(m.le for m in field.metadata if getattr(m, "le", None) is not None)
+    assert clock_cap_s == 600
+    s = Settings()
+    slack_s = (max(s.redrive_bot_ms, s.redrive_start_ms) + s.sweep_lease_ms + s.sweep_interval_ms) / 1000
+    assert _threshold(_rule("TapisTablesNotMoving")) > clock_cap_s + slack_s
+
+
+def test_no_worker_alive_no_longer_needs_commands_waiting():
+    """Workers heartbeat while idle: the rule reads the heartbeat gauge
+    alone (no lag/pending guard that hid a dead fleet on a quiet system)."""
+    names = metric_names(_rule("TapisNoWorkerAlive")["expr"])
+    assert "tapis_worker_consumers_alive" in names
+    assert not names & {"tapis_consumer_group_lag", "tapis_consumer_group_pending"}
+
+
+def test_loop_stalled_threshold_is_below_the_stall_exit():
+    """The alert's threshold is no later than the default stall exit: a
+    stalled loop is heard of before or as its process exits; one that keeps
+    firing belongs to a process that serves stale metrics without exiting
+    (its event loop, and so its watchdog, blocked)."""
+    from services.config import Settings
+
+    rule = _rule("TapisLoopStalled")
+    assert "time()" in rule["expr"]
+    assert _threshold(rule) == 60
+    assert Settings().loop_stall_exit_s >= _threshold(rule)
 
 
 @pytest.mark.parametrize("alert", ALERTS, ids=lambda a: a["alert"])

@@ -229,13 +229,18 @@ def test_real_prometheus_scrapes_serve_and_exporter(procs, seeded_redis, tmp_pat
             return rs if rs and all(r.get("lastEvaluation", "").startswith("20") and
                                     not r["lastEvaluation"].startswith("0001") for r in rs) else None
         rs = wait_until("a rule evaluation", rules_evaluated)
-        assert len(rs) == 11
+        assert len(rs) == 14
         bad = [(r["name"], r.get("lastError")) for r in rs if r["health"] != "ok"]
         assert not bad, bad
         # no worker job is scraped here: the absent() branch of TapisNoWorkerAlive is pending
         states = {r["name"]: r["state"] for r in rs}
         assert states["TapisNoWorkerAlive"] in ("pending", "firing")
         assert states["TapisHighErrorRatio"] == "inactive"
+        # serve's loops beat, nothing waits in the due sets of db 12
+        for name in ("TapisLoopStalled", "TapisTablesNotMoving", "TapisSweeperBehind"):
+            assert states[name] == "inactive", name
+        assert scalar(prom, "tapis_tables_awaiting") == 0
+        assert scalar(prom, "tapis_sweeper_overdue_seconds") == 0
     except BaseException:
         for name in ("serve", "exporter", "prometheus"):
             print(f"--- {name} log ---\n{procs.log(name)}")
