@@ -251,3 +251,21 @@ def same_shape(action: Any, legal: Sequence[Mapping[str, Any]]) -> bool:
         if la.get("type") == action.get("type") and {k: _kind(v) for k, v in la.items()} == shape:
             return True
     return False
+
+
+def passing(types: Sequence[str], otherwise: Strategy) -> Strategy:
+    """A stand-in strategy for a game with a natural pass: the first legal
+    action whose type is one of ``types`` (e.g. Mau Mau's ``draw`` then
+    ``keep``), else what ``otherwise`` (the game's random strategy)
+    chooses, for the moves a seat cannot pass.  Offered to tables as the
+    ``pass`` stand-in."""
+
+    def strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
+        for kind in types:
+            for action in legal:
+                if action.get("type") == kind:
+                    return dict(action)
+        return otherwise(view, legal, rng)
+
+    strategy.__name__ = f"passing_{'_'.join(types)}"
+    return strategy

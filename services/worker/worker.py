@@ -40,7 +40,7 @@ import signal
 import socket
 import time
 import uuid
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import msgpack
 from redis.asyncio import Redis
@@ -132,8 +132,12 @@ class Worker:
         name: str | None = None,
         shards: list[int] | None = None,
         heartbeats: Heartbeats | None = None,
+        clock: Callable[[], int] | None = None,
     ) -> None:
+        """``clock``: ms since the epoch (default: the system clock; tests
+        pass their own to run turn clocks out without waiting)."""
         self.redis = redis
+        self.now_ms = clock or _ms
         self.settings = settings
         self.store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
                                 start_redrive_ms=settings.redrive_start_ms)
@@ -275,7 +279,7 @@ class Worker:
     async def heartbeat(self) -> None:
         """Record this worker as alive in ``tapis:workers`` (its score is
         the time in ms); entries older than an hour are pruned."""
-        now = _ms()
+        now = self.now_ms()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(keys.WORKERS, {self.name: now})
             pipe.zremrangebyscore(keys.WORKERS, "-inf", now - 3_600_000)
@@ -399,7 +403,7 @@ class Worker:
             if table is None:
                 return Reply(cmd.id, False, 0, NO_SUCH_TABLE, "no such table")
             game = table.game
-            now = _ms()
+            now = self.now_ms()
             try:
                 events = self._decide(table, cmd, now)
             except IllegalAction as exc:
@@ -559,7 +563,7 @@ class Worker:
     async def sweep_once(self, now_ms: int | None = None) -> int:
         """Claim the due tables of every partition (with a lease of
         ``sweep_lease_ms``) and re-drive each; returns how many."""
-        now = now_ms or _ms()
+        now = now_ms or self.now_ms()
         claimed: list[str] = []
         for part in range(keys.PARTITIONS):
             claimed += await self.store.claim_due(part, now, self.settings.sweep_lease_ms)
@@ -588,7 +592,7 @@ class Worker:
                 metrics.REDRIVEN.labels("idle").inc()
                 return "idle"
             metrics.REDRIVEN.labels("start").inc()
-            reply = await self.process(Command(table_id, "start", None, None, None, "start", "", _ms()))
+            reply = await self.process(Command(table_id, "start", None, None, None, "start", "", self.now_ms()))
             if not reply.ok and reply.code != BUSY:
                 log.error("table %s cannot start (%s: %s)", table_id, reply.code, reply.message)
                 await self.store.schedule(table_id, 0, None, 0)
@@ -598,7 +602,7 @@ class Worker:
                 await self.store.set_status(table_id, "finished")
             await self.store.schedule(table_id, t.version, None, t.last_ts)
             return "finished"
-        now = _ms()
+        now = self.now_ms()
         if any(now >= d for d in t.deadlines().values()):
             metrics.REDRIVEN.labels("timeout").inc()
             await self.process(Command(table_id, "timeout", None, None, t.version, f"t.{t.version}", "", now))

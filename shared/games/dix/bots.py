@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from shared.engine import passing
 from shared.games.dix.cards import (
     COLOUR,
     COLOUR_INDEX,
@@ -630,4 +631,6 @@ def strong_strategy(
                  joker_worth=lambda m, joker: _mc_joker_value(m, joker, rng), later_cap=_later_speakers_cap)
 
 
-STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy}
+#: ``pass``: the natural pass (auction, offers, market) as a stand-in for an away person.
+STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy,
+              "pass": passing(("pass",), random_strategy)}

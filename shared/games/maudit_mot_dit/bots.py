@@ -40,7 +40,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.engine import IllegalAction
+from shared.engine import IllegalAction, passing
 
 from . import deck, lexicon
 
@@ -387,4 +387,6 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
 STRATEGIES = {
     "random": random_strategy,
     "heuristic": heuristic_strategy,
+    # The natural pass on a clue as a stand-in for an away person.
+    "pass": passing(("pass",), random_strategy),
 }

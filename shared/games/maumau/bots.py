@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.cards import JACK, RANK, SUIT, SUITS
-from shared.engine import Game, Result, Strategy, fold
+from shared.engine import Game, Result, Strategy, fold, passing
 from shared.games.maumau.rules import EIGHT, POINTS, SEVEN
 
 #: Hand size at or under which an opponent is a threat (source: *Conseils*).
@@ -124,7 +124,9 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
     return _variant(legal, card, strongest_suit(rest) if RANK[card] == JACK else None)
 
 
-STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "heuristic": heuristic_strategy}
+#: ``pass``: the natural pass as a stand-in for an away person (draw, then keep).
+STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "heuristic": heuristic_strategy,
+                                   "pass": passing(("draw", "keep"), random_strategy)}
 
 
 def play_match(
