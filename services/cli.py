@@ -247,7 +247,7 @@ def exporter(
     host: str = typer.Option("127.0.0.1", help="Address to serve /metrics on."),
     port: int = typer.Option(9103, help="Port to serve /metrics on."),
     shards: Optional[int] = typer.Option(None, help="Command shards (default TAPIS_SHARDS)."),
-    alive_s: float = typer.Option(30.0, min=1.0, help="A worker consumer seen within this many seconds is alive."),
+    alive_s: float = typer.Option(30.0, min=1.0, help="A worker whose heartbeat (tapis:workers) is this recent is alive."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """Stream and consumer-group metrics (lag, pending, oldest pending age,

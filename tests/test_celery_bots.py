@@ -67,7 +67,7 @@ def test_a_stale_bot_task_is_dropped(celery_worker_on_redis):
 
     r = sync_redis.Redis.from_url(REAL_REDIS_URL)
     r.flushdb()
-    r.hset("tapis:{old}:meta", mapping={"game": "toy", "players": 1, "options": "{}", "version": 0,
-                                        "status": "playing", "seat:0": "bot:random"})
+    r.hset(keys.meta("old"), mapping={"game": "toy", "players": 1, "options": "{}", "version": 0,
+                                      "status": "playing", "seat:0": "bot:random"})
     assert take_turn_task.apply(args=("old", 0, 7)).get() == "stale"
     assert take_turn_task.apply(args=("nope", 0, 1)).get() == "missing"

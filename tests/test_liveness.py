@@ -6,6 +6,7 @@ dead-lettered."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -313,7 +314,7 @@ async def test_a_redis_error_leaves_the_command_pending_not_dead_lettered(redis_
     assert sample(metrics.COMMANDS_DEFERRED) == deferred + 1
     assert await redis_client.xlen(keys.DEAD_LETTERS) == 0
     assert (await redis_client.xpending(keys.commands(0), keys.GROUP))["pending"] == 1
-    time.sleep(0.15)
+    await asyncio.sleep(0.15)
     assert await w.reclaim_once() == 1
     assert await EventStore(redis_client).version(table_id) == 2
     assert (await redis_client.xpending(keys.commands(0), keys.GROUP))["pending"] == 0
@@ -344,7 +345,7 @@ async def test_pending_commands_deleted_before_ack_are_reported(table_id):
         await r.xreadgroup(keys.GROUP, "dead-worker", {keys.commands(0): ">"}, count=10)
         await r.xdel(keys.commands(0), *ids)
         lost = sample(metrics.COMMANDS_LOST)
-        time.sleep(0.15)
+        await asyncio.sleep(0.15)
         assert await w.reclaim_once() == 0
         assert sample(metrics.COMMANDS_LOST) == lost + 2
         dead = await r.xrange(keys.DEAD_LETTERS)

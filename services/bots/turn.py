@@ -20,8 +20,8 @@ from functools import cache
 
 from services import metrics
 from services.gateway.submit import Submitter
-from services.store.tables import Tables
 from services.store import keys
+from services.store.tables import Tables
 from shared.engine import IllegalAction
 from shared.presence import TABLE_EVENTS
 

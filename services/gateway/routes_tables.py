@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator
 import msgpack
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import ValidationError
+from redis.exceptions import RedisError
 from sse_starlette.sse import EventSourceResponse
 
 from services import metrics
@@ -36,8 +37,6 @@ from services.gateway.submit import ReplyTimeout
 from services.store import keys
 from services.store.store import TableExists
 from services.store.tables import Table
-from redis.exceptions import RedisError
-
 from shared import presence
 from shared.events import Event, decode
 from shared.games import UnknownGame, get_game

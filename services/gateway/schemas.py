@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import unicodedata
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import msgpack
 
-
 #: Command kinds: ``act`` (a person's action), ``bot`` (a bot's action, or a
 #: stand-in's for an away person), ``start`` (deal), ``timeout`` (mark the
 #: seats whose turn clock ran out away), ``back`` (a person takes an away

@@ -240,4 +240,4 @@ def test_k8s_scrape_config_names_jobs_like_the_alerts(k8s):
 
 def test_cluster_note_names_the_hash_tag_and_setting():
     text = Path(DEPLOY / "README.md").read_text()
-    assert "TAPIS_CLUSTER=true" in text and "{T}" in text and "tapis:commands:<shard>" in text
+    assert "TAPIS_CLUSTER=true" in text and "{p<N>}" in text and "tapis:commands:<shard>" in text
