@@ -365,3 +365,103 @@ def _added(seat: int):
     from shared.events import Event
 
     return Event("Added", {"n": 1}, seat, int(time.time() * 1000), f"b{seat}.1")
+
+
+async def test_an_applied_action_is_never_answered_internal_error(redis_client, table_id):
+    """The append succeeded but the steps after it failed (the broker is
+    down): the reply is still the applied outcome, and the table stays due
+    so the sweeper enqueues the bot turn later."""
+    await make_table(redis_client, table_id, bots={0: "first", 1: "first"})
+
+    class BrokerDown:
+        async def schedule(self, *args):
+            raise OSError("broker unreachable")
+
+    w = Worker(redis_client, settings(), bots=BrokerDown())
+    r = await w.process(cmd(table_id, "start", kind="start", seat=None))
+    assert r.ok and r.version == 1
+    assert await due_of(redis_client, table_id) is not None
+    bots = RecordingBots()
+    later = Worker(redis_client, settings(), bots=bots, clock=lambda: int(time.time() * 1000) + 60_000)
+    assert await later.sweep_once() == 1
+    assert bots.turns == [(table_id, 0, 1, "first")]
+
+
+def test_celery_reliability_settings_come_from_tapis_settings(monkeypatch):
+    """Case: bot tasks sat in the broker's unacked hash for Celery's default
+    hour.  The app acks late, requeues tasks of a dead worker process,
+    reserves one task at a time and takes its visibility timeout from
+    TAPIS_BOT_VISIBILITY_TIMEOUT_S."""
+    import importlib
+
+    import services.bots.celery_app as celery_app
+    from services.config import get_settings
+
+    monkeypatch.setenv("TAPIS_BOT_VISIBILITY_TIMEOUT_S", "45")
+    monkeypatch.setenv("TAPIS_BOT_PREFETCH", "2")
+    get_settings.cache_clear()
+    try:
+        mod = importlib.reload(celery_app)
+        conf = mod.app.conf
+        assert conf.task_acks_late is True
+        assert conf.task_reject_on_worker_lost is True
+        assert conf.worker_prefetch_multiplier == 2
+        assert conf.broker_transport_options["visibility_timeout"] == 45
+        assert mod.take_turn_task.max_retries == get_settings().bot_task_retries
+    finally:
+        monkeypatch.delenv("TAPIS_BOT_VISIBILITY_TIMEOUT_S")
+        monkeypatch.delenv("TAPIS_BOT_PREFETCH")
+        get_settings.cache_clear()
+        importlib.reload(celery_app)
+
+
+async def test_create_reports_an_unconfirmed_start_as_503_and_the_sweeper_starts_it():
+    """Case: POST /tables answered 201 when the start failed, and a plain
+    500 when no worker replied.  Now: 503 problem+json ``start_pending``
+    naming the table, which a worker's sweeper starts later."""
+    import httpx
+    from fakeredis import FakeServer
+    from fakeredis.aioredis import FakeRedis
+
+    from services.gateway.app import create_app
+
+    redis = FakeRedis(server=FakeServer())
+    s = settings(reply_timeout_s=0.3)
+    app = create_app(s, redis)  # a gateway with no worker behind it
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+            r = await client.post("/tables", json={"game": "toy", "players": 2, "bots": {"0": "first", "1": "first"}})
+    assert r.status_code == 503
+    assert r.headers["content-type"] == "application/problem+json"
+    body = r.json()
+    assert body["code"] == "start_pending"
+    table = body["table"]
+    store = EventStore(redis)
+    assert await store.version(table) == 0
+    w = Worker(redis, s, bots=RecordingBots(), clock=lambda: int(time.time() * 1000) + 60_000)
+    await w.ensure_groups()
+    assert await w.sweep_once() == 1
+    assert await store.version(table) == 1
+    await redis.aclose()
+
+
+async def test_an_unexpected_exception_is_problem_json_not_plain_text(monkeypatch):
+    import httpx
+    from fakeredis import FakeServer
+    from fakeredis.aioredis import FakeRedis
+
+    from services.gateway import routes_tables
+    from services.gateway.app import create_app
+
+    def boom(*_a, **_k):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(routes_tables, "_info", boom)
+    app = create_app(settings(), FakeRedis(server=FakeServer()))
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        r = await client.post("/tables", json={"game": "toy", "players": 2})
+    assert r.status_code == 500
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["code"] == "internal_error"
+    assert "a bug" not in r.text

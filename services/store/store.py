@@ -308,6 +308,23 @@ class EventStore:
         ids = await self._claim(keys=[keys.due(part)], args=[now_ms, lease_ms, count])
         return [_s(i) for i in ids]
 
+    async def claim_due_all(self, now_ms: int, lease_ms: int, count: int = 100) -> list[str]:
+        """:meth:`claim_due` over every partition: one pipelined round trip
+        on a single Redis, one call per partition on a Redis Cluster (a
+        cluster pipeline does not carry scripts)."""
+        from redis.asyncio.cluster import RedisCluster
+
+        if isinstance(self.redis, RedisCluster):
+            out: list[str] = []
+            for part in range(keys.PARTITIONS):
+                out += await self.claim_due(part, now_ms, lease_ms, count)
+            return out
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for part in range(keys.PARTITIONS):
+                await self._claim(keys=[keys.due(part)], args=[now_ms, lease_ms, count], client=pipe)
+            rows = await pipe.execute()
+        return [_s(i) for ids in rows for i in ids]
+
     async def unschedule(self, table: str) -> None:
         """Take ``table`` out of the due sets (it is gone or over)."""
         part = keys.partition(table)

@@ -564,9 +564,7 @@ class Worker:
         """Claim the due tables of every partition (with a lease of
         ``sweep_lease_ms``) and re-drive each; returns how many."""
         now = now_ms or self.now_ms()
-        claimed: list[str] = []
-        for part in range(keys.PARTITIONS):
-            claimed += await self.store.claim_due(part, now, self.settings.sweep_lease_ms)
+        claimed = await self.store.claim_due_all(now, self.settings.sweep_lease_ms)
         if claimed:
             metrics.DUE_CLAIMED.inc(len(claimed))
             results = await asyncio.gather(*(self.redrive(t) for t in claimed), return_exceptions=True)
