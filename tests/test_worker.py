@@ -10,9 +10,9 @@ import time
 
 from services.config import Settings
 from services.store import keys
-from services.store.store import EventStore
+from services.store.store import EventStore, Outcome
 from services.worker.commands import Command
-from services.worker.worker import Worker
+from services.worker.worker import Worker, digest
 
 
 def settings(**kw) -> Settings:
@@ -40,6 +40,7 @@ async def test_start_then_actions_then_refusal_recorded(redis_client, table_id):
     assert r.ok and r.version == 2 and len(r.events) == 1
     bad = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 5}))
     assert (bad.ok, bad.code) == (False, "bad_amount")
+    assert await store.outcome(table_id, "a2") is None  # a refusal records nothing
     # The applied id again is answered from its record, never applied twice...
     dup = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 2}))
     assert dup.ok and dup.version == 2 and dup.events == r.events
@@ -50,7 +51,7 @@ async def test_start_then_actions_then_refusal_recorded(redis_client, table_id):
     # A refused id recorded nothing: fixed and resent, it applies.
     again = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 1}))
     assert again.ok and again.version == 3
-    assert await store.outcome(table_id, "zz") is None
+    assert await store.outcome(table_id, "a2") == Outcome(3, 3, digest(cmd(table_id, "a2", action={"type": "add", "n": 1})))
     assert await store.version(table_id) == 3
 
 

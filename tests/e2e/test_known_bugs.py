@@ -23,14 +23,17 @@ pytestmark = pytest.mark.redis
 # the environment named (redis://127.0.0.1:6379/0 by default), because
 # services/bots/celery_app.py reads get_settings() at import.
 def test_worker_redis_flag_also_names_the_bot_broker(redis_url):
-    """The bot broker of a worker started with only ``--redis`` is that URL."""
-    # The first lines of services.cli.worker(), as `tapis worker --redis URL` runs them.
+    """The bot broker of a worker started with only ``--redis`` is that URL:
+    the real ``tapis worker`` command runs (its consuming loop replaced by
+    one that prints the broker its bot scheduler publishes to)."""
     code = (
         "import sys\n"
-        "from services.cli import _settings\n"
-        "settings = _settings(sys.argv[1])\n"
-        "from services.bots.celery_app import app as celery_app\n"
-        "print(settings.redis_url, celery_app.conf.broker_url)\n"
+        "import services.worker.worker as w\n"
+        "async def report(self, stop=None):\n"
+        "    print(self.settings.redis_url, self.bots.app.conf.broker_url)\n"
+        "w.Worker.run = report\n"
+        "from services.cli import app\n"
+        "app(['worker', '--redis', sys.argv[1]], standalone_mode=False)\n"
     )
     env = {k: v for k, v in procs.service_env().items() if not k.startswith("TAPIS_")}
     done = subprocess.run([sys.executable, "-c", code, redis_url], env=env, capture_output=True, text=True,

@@ -13,7 +13,6 @@ import pytest
 from shared.events import Event
 from shared.games.maudix import GAME
 from shared.games.maudix.rules import (
-    POINTS_PER_TRICK,
     Contract,
     Phase,
     association_scores,
@@ -504,9 +503,20 @@ def test_no_voleur_on_the_last_trick():
 # ---------------------------------------------------------------------------
 
 
-def test_per_trick_values_by_player_count():
-    """§09.01 + rulings: 3:+3, 4:+5, 6:+8 per trick (source); 5, 7–12 ours."""
-    assert POINTS_PER_TRICK == {3: 3, 4: 5, 5: 7, 6: 8, 7: 4, 8: 5, 9: 6, 10: 7, 11: 8, 12: 8}
+@pytest.mark.parametrize("players,per_trick", [(3, 3), (4, 5), (5, 7), (6, 8), (7, 4), (8, 5), (9, 6), (10, 7),
+                                               (11, 8), (12, 8)])
+def test_per_trick_values_by_player_count(players, per_trick):
+    """§09.01 + rulings: 3:+3, 4:+5, 6:+8 per trick (source); 5, 7–12 ours.
+    A game started at that count scores a Plis round at that rate: two
+    tricks without the 10 of hearts cost twice the per-trick value."""
+    from shared.engine import fold
+
+    state = fold(GAME, GAME.start(GAME.Options(), players, random.Random(players)))
+    assert state.per_trick == per_trick
+    captured = [["2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D"], ["6C", "7C", "8C", "9C"]] + [[]] * (players - 2)
+    tricks = [2, 1] + [0] * (players - 2)
+    points = round_points(Contract.PLIS, captured, tricks, per_trick=state.per_trick)
+    assert points == [2 * per_trick, per_trick] + [0] * (players - 2)
 
 
 def test_final_ranking_lowest_total_wins_equal_totals_share():
