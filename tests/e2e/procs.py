@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -135,12 +136,50 @@ class Proc:
 def spawn(name: str, args: list[str], log_dir: Path, env: dict[str, str] | None = None) -> Proc:
     """Start ``tapis <args>`` in a new session, stdout and stderr to
     ``log_dir/<name>.log``.  Returns the :class:`Proc` (not yet ready)."""
+    return spawn_argv(name, tapis_command() + args, log_dir, env or service_env())
+
+
+def spawn_argv(name: str, argv: list[str], log_dir: Path, env: dict[str, str] | None = None) -> Proc:
+    """Start any program ``argv`` as :func:`spawn` starts ``tapis`` (own
+    session, output appended to ``log_dir/<name>.log``)."""
     log = log_dir / f"{name}.log"
-    argv = tapis_command() + args
     with open(log, "ab") as fh:  # the child keeps its own copy of the descriptor
         popen = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                 env=env or service_env(), start_new_session=True)
+                                 env=env if env is not None else service_env(), start_new_session=True)
     return Proc(name, argv, log, popen)
+
+
+REDIS_SERVER = os.environ.get("TAPIS_E2E_REDIS_SERVER", "/usr/bin/redis-server")
+
+
+def redis_server_installed() -> bool:
+    """True when :data:`REDIS_SERVER` (a ``redis-server`` binary) exists."""
+    return os.access(REDIS_SERVER, os.X_OK) or shutil.which(REDIS_SERVER) is not None
+
+
+def spawn_redis(name: str, port: int, data_dir: Path, log_dir: Path) -> Proc:
+    """Start a throwaway ``redis-server`` on ``127.0.0.1:port`` that keeps
+    its data in ``data_dir`` as an append-only file fsynced on every write
+    (``--appendonly yes --appendfsync always --save ""``): restarted with
+    the same arguments it loads everything it acknowledged.  Not ready
+    yet: wait for :func:`redis_ping`."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = [REDIS_SERVER, "--port", str(port), "--bind", HOST, "--dir", str(data_dir),
+            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
+            "--logfile", "", "--protected-mode", "yes"]
+    return spawn_argv(name, argv, log_dir, dict(os.environ))
+
+
+def redis_ping(url: str) -> bool:
+    """True when the Redis at ``url`` answers PING and has loaded its data."""
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=2)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError):
+        return False
 
 
 def wait_until(check: Callable[[], bool], timeout_s: float, what: str, procs: list[Proc] = (),
