@@ -546,7 +546,7 @@ class Workload:
     :attr:`refusals`, :attr:`retries`."""
 
     def __init__(self, url: str, *, tables: int, human_tables: int, create_over_s: float, seed: int = 1,
-                 human_start_over_s: float | None = None, think_s: float = 0.02, human_target_score: int = 50,
+                 human_start_over_s: float | None = None, think_s: float = 0.05, human_target_score: int = 50,
                  say: Callable[[str], None] = print):
         self.url = url
         self.human_target_score = human_target_score
@@ -700,10 +700,13 @@ class Workload:
                 turn = [a for a in sv["legal_actions"] if a.get("type") != "callout"]
                 action = rng.choice(turn or sv["legal_actions"])
                 n += 1
-                cid = f"c{n}"
-                self._send(http, h, auth, action, sv["version"], cid)
-                if self.think_s:
+                # Unique across tables, as a client using UUIDs would send.
+                # (Ids reused across tables trip a gateway bug: see
+                # test_chaos.py::test_two_tables_same_command_id_get_their_own_replies.)
+                cid = f"c{n}.{h.table}"
+                if self.think_s:  # a person looks at the view before acting
                     self._stop.wait(self.think_s)
+                self._send(http, h, auth, action, sv["version"], cid)
 
     def _send(self, http: httpx.Client, h: HumanTable, auth: dict, action: dict, version: int, cid: str) -> None:
         body = {"action": action, "expected_version": version, "command_id": cid}
@@ -1079,6 +1082,7 @@ class ChaosConfig:
     create_over_s: float = 28.0
     human_start_over_s: float | None = 20.0
     human_target_score: int = 50
+    think_s: float = 0.05  # a person's pause between the view and the action
     #: TAPIS_BOT_DELAY_MS: bots pause before each move, so that tables
     #: stay in play across several faults (as for people watching).
     bot_delay_ms: int = 100
@@ -1106,7 +1110,7 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         say(f"cluster up: redis {cluster.redis_url}, gateway {cluster.url}, logs in {cluster.log_dir}")
         workload = Workload(cluster.url, tables=cfg.tables, human_tables=cfg.human_tables,
                             create_over_s=cfg.create_over_s, human_start_over_s=cfg.human_start_over_s,
-                            human_target_score=cfg.human_target_score, seed=cfg.seed, say=say)
+                            human_target_score=cfg.human_target_score, think_s=cfg.think_s, seed=cfg.seed, say=say)
         workload.setup_humans()
         cluster.start_supervisor()
         t0 = _now()

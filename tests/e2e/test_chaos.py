@@ -64,3 +64,81 @@ def test_tables_finish_and_no_acknowledged_action_is_lost_or_doubled_under_fault
     hit = [r for r in verdict.faults if r.in_play > 0]
     assert len(hit) >= len(verdict.faults) - 1, f"faults that found no table in play: {verdict.summary()}"
     assert verdict.time_to_finish_s is not None and verdict.time_to_finish_s <= cfg.bound_s
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.xfail(strict=True, reason=(
+    "bug: services/gateway/submit.py Submitter.send shares one pending reply between requests with the same "
+    "command id (`prev = self._waiting.get(cid)`) and _listen resolves futures by Reply.id only, but client ids "
+    "are scoped to a seat (u<seat>.<id>), not a table: two tables' requests with the same id get one reply"))
+def test_two_tables_same_command_id_get_their_own_replies(tmp_path):
+    """Two tables, one gateway, the same client ``command_id`` sent by the
+    same seat number of each (allowed: ids are scoped to the seat).  Table A's action is legal at
+    its version; table B's has a stale ``expected_version``.  Both wait
+    for a worker at once (the workers are SIGSTOPped meanwhile).  Each
+    client must get its own table's outcome: A 200 at version+1, B 409
+    ``stale_version``.  Found by the chaos harness, whose clients reused
+    ids across tables: acknowledged actions missing from the log."""
+    import signal
+    import threading
+    import time
+
+    import httpx
+
+    cluster = chaos_lib.Cluster(tmp_path, say=lambda _m: None)
+    try:
+        cluster.start()
+        with httpx.Client(base_url=cluster.url, timeout=30) as http:
+            seats = []
+            for _ in range(3):  # three 2-seat tables: two of them wait on the same seat number
+                t = http.post("/tables", json={"game": "maumau", "players": 2}).json()["id"]
+                tokens = [http.post(f"/tables/{t}/join").json()["token"] for _ in range(2)]
+                deadline = time.monotonic() + 10
+                while (v := http.get(f"/tables/{t}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+                       )["status"] != "playing":
+                    assert time.monotonic() < deadline, f"table {t} did not start"
+                    time.sleep(0.05)
+                token = tokens[v["view"]["turn"]]
+                sv = http.get(f"/tables/{t}/view", headers={"Authorization": f"Bearer {token}"}).json()
+                seats.append((t, token, sv, next(a for a in sv["legal_actions"] if a["type"] != "callout")))
+            # Client ids are stored per seat (u<seat>.<id>): pick two tables
+            # whose turn is the same seat's, so the stored ids are equal too.
+            pair = next((x, y) for i, x in enumerate(seats) for y in seats[i + 1:] if x[2]["seat"] == y[2]["seat"])
+            (ta, tok_a, sva, act_a), (tb, tok_b, svb, act_b) = pair
+            replies: dict[str, httpx.Response] = {}
+
+            def send(name: str, table: str, token: str, body: dict) -> None:
+                replies[name] = http.post(f"/tables/{table}/actions", json=body,
+                                          headers={"Authorization": f"Bearer {token}"})
+
+            for w in cluster.workers:
+                cluster.current[w].signal(signal.SIGSTOP)
+            try:
+                a = threading.Thread(target=send, args=("A", ta, tok_a, {
+                    "action": act_a, "expected_version": sva["version"], "command_id": "same-id"}))
+                b = threading.Thread(target=send, args=("B", tb, tok_b, {
+                    "action": act_b, "expected_version": svb["version"] + 7, "command_id": "same-id"}))
+                a.start()
+                time.sleep(0.3)
+                b.start()
+
+                def queued() -> set[str]:  # tables whose "same-id" command waits in a command stream
+                    out = set()
+                    for shard in range(chaos_lib.SHARDS):
+                        for _id, f in cluster.r.xrevrange(f"tapis:commands:{shard}", count=20):
+                            if f.get(b"i", b"").endswith(b".same-id"):
+                                out.add(f[b"t"].decode())
+                    return out
+
+                procs.wait_until(lambda: queued() == {ta, tb}, 10, "both commands queued")
+            finally:
+                for w in cluster.workers:
+                    cluster.current[w].signal(signal.SIGCONT)
+            a.join(30)
+            b.join(30)
+            assert replies["B"].status_code == 409, f"table B got table A's outcome: {replies['B'].text}"
+            assert replies["B"].json()["code"] == "stale_version"
+            assert replies["A"].status_code == 200, f"table A got table B's outcome: {replies['A'].text}"
+            assert replies["A"].json()["version"] == sva["version"] + 1
+    finally:
+        cluster.stop()
