@@ -85,6 +85,7 @@ FAST_SETTINGS = {
 
 SHARDS = 4
 BOT_ID = re.compile(r"b(?P<seat>\d+)\.(?P<version>\d+)")
+TIMEOUT_ID = re.compile(r"t\.(?P<version>\d+)")
 
 #: The two games of the all-bot tables: seats, bot strategies, options.
 #: Mau Mau to 30 points (about 30-70 bot moves) and Mauw (50-150 moves,
@@ -755,6 +756,8 @@ class Verdict:
     unexpected_exits: list[str] = field(default_factory=list)
     known_exits: list[str] = field(default_factory=list)
     slowest: list[str] = field(default_factory=list)
+    timeline: list[dict[str, float]] = field(default_factory=list)
+    timeline_text: str = ""
     faults: list[FaultRecord] = field(default_factory=list)
     faults_failed: list[str] = field(default_factory=list)
     bound_s: float = 0.0
@@ -810,6 +813,7 @@ class Verdict:
             f"last fault ended at {self.last_fault_s:.1f} s; every table finished {ttf} after it "
             f"(bound {self.bound_s:.0f} s); run {self.elapsed_s:.1f} s",
             f"client: {json.dumps(self.workload, sort_keys=True)}",
+            self.timeline_text,
         ]
         return "\n".join(lines + [f"FAIL {p}" for p in self.problems()])
 
@@ -933,6 +937,9 @@ def check_table(r: Any, http: httpx.Client, table: str, acks: list[Ack], refusal
         elif cid == "start":
             if rs[0][0] != 1:
                 v.log_errors.append(f"{table}: start applied at v{rs[0][0]}")
+        elif (m := TIMEOUT_ID.fullmatch(cid)) is not None:  # a turn clock ran out (a person's seat)
+            if not meta.get("turn_ms") or rs[0][0] != int(m["version"]) + 1:
+                v.log_errors.append(f"{table}: turn timeout {cid} at {rs} (turn_ms {meta.get('turn_ms')})")
         elif not cid.startswith("u"):
             v.log_errors.append(f"{table}: unexpected command id {cid!r} at {rs}")
     if "start" not in runs:
@@ -1007,6 +1014,68 @@ def diagnose(cluster: Cluster, table: str) -> str:
         out.append(f"store: {exc!r}")
     out += cluster.grep([table], limit=30)
     return "\n".join(out)
+
+
+class Monitor(threading.Thread):
+    """Samples the system every ``every_s`` seconds (skipping samples while
+    Redis is away): tables playing and finished, the Celery bot queue
+    (``bots``) and its unacknowledged tasks, tables in the due sets,
+    pending commands.  A bot queue that only grows is the sign of a
+    re-drive storm (docs/reliability.md)."""
+
+    def __init__(self, cluster: Cluster, t0: float, every_s: float = 2.0):
+        super().__init__(name="monitor", daemon=True)
+        self.cluster, self.t0, self.every_s = cluster, t0, every_s
+        self.samples: list[dict[str, float]] = []
+        self._halt = threading.Event()
+
+    def stop(self) -> None:
+        """Stop sampling."""
+        self._halt.set()
+        self.join(10)
+
+    def sample(self) -> dict[str, float]:
+        """One sample (raises on a Redis error)."""
+        r: Any = redis.Redis.from_url(self.cluster.redis_url, socket_timeout=5, socket_connect_timeout=1)
+        try:
+            tables = [t.decode() for t in r.zrange(keys.LOBBY, 0, -1)]
+            pipe = r.pipeline(transaction=False)
+            for t in tables:
+                pipe.hget(keys.meta(t), "status")
+            statuses = pipe.execute()
+            pipe = r.pipeline(transaction=False)
+            pipe.llen("bots")
+            pipe.hlen("unacked")
+            for p in range(keys.PARTITIONS):
+                pipe.zcard(keys.due(p))
+            for sh in range(SHARDS):
+                pipe.xpending(keys.commands(sh), keys.GROUP)
+            res = pipe.execute(raise_on_error=False)
+            pending = sum(x["pending"] for x in res[2 + keys.PARTITIONS:] if isinstance(x, dict))
+            return {"t": round(_now() - self.t0, 1), "playing": sum(1 for x in statuses if x == b"playing"),
+                    "finished": sum(1 for x in statuses if x == b"finished"), "bot_queue": res[0],
+                    "bot_unacked": res[1], "due": sum(res[2:2 + keys.PARTITIONS]), "pending": pending}
+        finally:
+            r.close()
+
+    def run(self) -> None:
+        while not self._halt.wait(self.every_s):
+            with contextlib.suppress(redis.RedisError, OSError):
+                self.samples.append(self.sample())
+
+    def report(self, every_s: float = 20.0) -> str:
+        """The largest bot queue, and one sample every ``every_s`` seconds."""
+        if not self.samples:
+            return "monitor: no sample"
+        top = max(self.samples, key=lambda x: x["bot_queue"])
+        out, last = [], -1e9
+        for x in self.samples:
+            if x["t"] - last >= every_s:
+                out.append(f"t={x['t']:.0f} playing={x['playing']} finished={x['finished']} "
+                           f"bot_queue={x['bot_queue']} due={x['due']} pending={x['pending']}")
+                last = x["t"]
+        return (f"bot queue: largest {top['bot_queue']} at t={top['t']:.0f} s; last {self.samples[-1]['bot_queue']}\n  "
+                + "\n  ".join(out))
 
 
 def in_play(cluster: Cluster) -> int:
@@ -1105,6 +1174,7 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
     cluster = Cluster(work_dir, workers=cfg.workers, env=env, bots_concurrency=cfg.bots_concurrency, say=say)
     workload: Workload | None = None
     nemesis: Nemesis | None = None
+    monitor: Monitor | None = None
     try:
         cluster.start()
         say(f"cluster up: redis {cluster.redis_url}, gateway {cluster.url}, logs in {cluster.log_dir}")
@@ -1114,6 +1184,8 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         workload.setup_humans()
         cluster.start_supervisor()
         t0 = _now()
+        monitor = Monitor(cluster, t0)
+        monitor.start()
         last_at = max((f.at_s for f in cfg.schedule), default=0.0)
         workload.start(t0, deadline=t0 + max(last_at, cfg.create_over_s) + cfg.bound_s + 60)
         nemesis = Nemesis(cluster, cfg.schedule, t0, say=say, in_play=lambda: in_play(cluster))
@@ -1123,6 +1195,8 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         since = max(_now(), t0 + cfg.create_over_s)
         say(f"nemesis done at {since - t0:.1f} s ({len(nemesis.records)} faults); waiting for every table to finish")
         v = check(cluster, workload, bound_s=cfg.bound_s, since=since, t0=t0, faults=nemesis.records, say=say)
+        monitor.stop()
+        v.timeline, v.timeline_text = monitor.samples, monitor.report()
         if nemesis.error is not None:
             v.faults_failed.append(f"nemesis crashed: {nemesis.error!r}")
         if len(nemesis.records) < len(cfg.schedule):
@@ -1133,6 +1207,8 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
     finally:
         if nemesis is not None:
             nemesis.stop()
+        if monitor is not None:
+            monitor.stop()
         if workload is not None:
             workload.stop()
         cluster.stop()
