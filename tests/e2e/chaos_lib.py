@@ -331,6 +331,10 @@ class Fault:
     mode: str = "shutdown"
     down_s: float = 0.5
     hook_after: int = 5
+    #: Once due, wait (up to 15 s) until this many people are about to
+    #: send an action (looking at a view), then strike at once: so that
+    #: actions are sent while the fault lasts.
+    wait_people: int = 0
 
     def label(self) -> str:
         """A short name, e.g. ``kill_worker[1]`` or ``restart_redis[sigkill, 0.5 s]``."""
@@ -357,8 +361,9 @@ class Nemesis(threading.Thread):
     """Runs a schedule of :class:`Fault` s against a :class:`Cluster`."""
 
     def __init__(self, cluster: Cluster, schedule: list[Fault], t0: float, say: Callable[[str], None] = print,
-                 in_play: Callable[[], int] | None = None):
+                 in_play: Callable[[], int] | None = None, workload: Workload | None = None):
         super().__init__(name="nemesis", daemon=True)
+        self.workload = workload
         self.in_play = in_play
         self.cluster = cluster
         self.schedule = sorted(schedule, key=lambda f: f.at_s)
@@ -380,6 +385,11 @@ class Nemesis(threading.Thread):
                     return
                 if self._halt.is_set():
                     return
+                if f.wait_people and self.workload is not None:
+                    until = _now() + 15
+                    while (self.workload.about_to_act(0.15) < f.wait_people and _now() < until
+                           and not self._halt.wait(0.005)):
+                        pass
                 playing = -1
                 if self.in_play is not None:
                     with contextlib.suppress(Exception):
@@ -567,6 +577,7 @@ class Workload:
         self.create_unknown = 0                     # creates whose outcome we never learned
         self.create_start_pending = 0               # 503 start_pending (the sweeper starts them)
         self.human_done: dict[str, str] = {}        # table -> "finished" / "gave up"
+        self.thinking: dict[str, float] = {}        # table -> when its person began to think (monotonic)
         self.lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -616,6 +627,12 @@ class Workload:
         self._stop.set()
         for th in self._threads:
             th.join(20)
+
+    def about_to_act(self, at_least_s: float) -> int:
+        """How many people will send an action in ``at_least_s`` seconds or
+        more (they are looking at a view)."""
+        now = _now()
+        return sum(1 for t in list(self.thinking.values()) if t + self.think_s - now >= at_least_s)
 
     def humans_running(self) -> int:
         """Client threads still playing."""
@@ -706,7 +723,9 @@ class Workload:
                 # test_chaos.py::test_two_tables_same_command_id_get_their_own_replies.)
                 cid = f"c{n}.{h.table}"
                 if self.think_s:  # a person looks at the view before acting
+                    self.thinking[h.table] = _now()
                     self._stop.wait(self.think_s)
+                    self.thinking.pop(h.table, None)
                 self._send(http, h, auth, action, sv["version"], cid)
 
     def _send(self, http: httpx.Client, h: HumanTable, auth: dict, action: dict, version: int, cid: str) -> None:
@@ -1188,7 +1207,7 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         monitor.start()
         last_at = max((f.at_s for f in cfg.schedule), default=0.0)
         workload.start(t0, deadline=t0 + max(last_at, cfg.create_over_s) + cfg.bound_s + 60)
-        nemesis = Nemesis(cluster, cfg.schedule, t0, say=say, in_play=lambda: in_play(cluster))
+        nemesis = Nemesis(cluster, cfg.schedule, t0, say=say, in_play=lambda: in_play(cluster), workload=workload)
         nemesis.start()
         nemesis.join()
         workload.creation_done.wait(max(0.0, t0 + cfg.create_over_s + 120 - _now()))

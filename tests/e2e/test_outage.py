@@ -11,7 +11,8 @@ chaos harness of :mod:`tests.e2e.chaos_lib`:
   actions are sent while Redis is down), each action with a
   ``command_id`` and ``expected_version``, resent with the same id on a
   transport error, a 5xx or a 504 until a definite answer;
-* at 6 s Redis is SIGKILLed and stays down ``TAPIS_OUTAGE_S`` seconds
+* at 6 s (as soon as two people are about to act) Redis is SIGKILLed and
+  stays down ``TAPIS_OUTAGE_S`` seconds
   (default 8; the issue's figure is 30: ``TAPIS_OUTAGE_S=30 python -m
   pytest -q tests/e2e/test_outage.py``), then starts again from its
   append-only file.
@@ -84,7 +85,7 @@ def test_redis_outage_under_load_loses_nothing_and_kills_no_loop(tmp_path):
     cfg = chaos_lib.ChaosConfig(
         tables=16, human_tables=6, create_over_s=5.0, human_start_over_s=0.0, human_target_score=50,
         think_s=0.3, bot_delay_ms=100, bound_s=120.0,
-        schedule=[chaos_lib.Fault(OUTAGE_AT_S, "restart_redis", mode="sigkill", down_s=OUTAGE_S)],
+        schedule=[chaos_lib.Fault(OUTAGE_AT_S, "restart_redis", mode="sigkill", down_s=OUTAGE_S, wait_people=2)],
     )
     lines: list[str] = []
     v = chaos_lib.run(cfg, tmp_path, say=lines.append, on_checked=_after_recovery)
