@@ -24,11 +24,16 @@ The services only ever talk to games through this protocol:
 * ``redact(event, seat | None) -> Event | None`` — the event as that seat
   may see it in a feed (``None``: not shown at all).
 * ``result(state) -> Result | None`` — final scores once the game is over.
+* ``is_over(state) -> bool`` — ``result(state) is not None``, often cheaper
+  (default implementation in :class:`BaseGame`).
 * ``snapshot(state) -> Any`` / ``restore(obj) -> state`` — msgpack-ready
   form of a state (default implementation: :mod:`shared.snapshot`).
 
 Actions are plain dicts with a ``"type"`` key (``{"type": "play", "card":
 "7H"}``); the shape of each is documented by the game's ``legal_actions``.
+
+:func:`play` plays one game to its end with a strategy per seat (tests,
+tournaments, benchmarks).
 
 Refusal codes: ``IllegalAction.code`` is a stable snake_case string.  Two
 codes are shared by all games and map to HTTP 409 at the gateway:
@@ -37,13 +42,15 @@ codes are shared by all games and map to HTTP 409 at the gateway:
 
 from __future__ import annotations
 
+import inspect
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel
 
-from shared.events import Event
+from shared.events import Event, decode, encode
 from shared.presence import TABLE_EVENTS
 
 #: Codes every game uses with the same meaning (HTTP 409 at the gateway).
@@ -153,6 +160,8 @@ class Game(Protocol):
 
     def result(self, state: Any) -> Result | None: ...
 
+    def is_over(self, state: Any) -> bool: ...
+
     def snapshot(self, state: Any) -> Any: ...
 
     def restore(self, obj: Any) -> Any: ...
@@ -216,9 +225,14 @@ class BaseGame:
         awaited seat; games with optional moves narrow it)."""
         return self.awaiting(state)  # type: ignore[attr-defined]
 
+    def is_over(self, state: Any) -> bool:
+        """True once the game is over: ``result(state) is not None`` (games
+        override it with a cheaper test that needs no Result)."""
+        return self.result(state) is not None  # type: ignore[attr-defined]
+
     def check_turn(self, state: Any, seat: int) -> None:
         """Raise ``game_over`` or ``not_your_turn`` unless ``seat`` is awaited."""
-        if self.result(state) is not None:  # type: ignore[attr-defined]
+        if self.is_over(state):
             raise IllegalAction(GAME_OVER, "the game is over")
         if seat not in self.awaiting(state):  # type: ignore[attr-defined]
             raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
@@ -269,3 +283,147 @@ def passing(types: Sequence[str], otherwise: Strategy) -> Strategy:
 
     strategy.__name__ = f"passing_{'_'.join(types)}"
     return strategy
+
+
+# ---------------------------------------------------------------------------
+# Playing a game to its end (tests, tournaments, benchmarks)
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)  # bounded: callers may wrap strategies per game
+def wants_feed(strategy: Callable) -> bool:
+    """True when a strategy takes the optional ``feed`` keyword (its seat's
+    redacted events: what that seat saw happen, e.g. Maudix's gathered
+    tricks, which views may not show again).  The bot runner and
+    :func:`play` pass it only to those."""
+    try:
+        return "feed" in inspect.signature(strategy).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class PlayError(RuntimeError):
+    """:func:`play` could not finish a game: nobody is awaited, every
+    awaited seat declined, an awaited seat has no legal action, or no
+    result after ``max_steps`` actions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game :func:`play` finished: ``events`` (the opening first),
+    the final ``state``, ``steps`` (accepted actions) and its ``result``."""
+
+    events: list[Event]
+    state: Any
+    steps: int
+    result: Result
+
+
+def play(
+    game: Game,
+    strategies: Sequence[Strategy | str],
+    rng: random.Random,
+    *,
+    options: BaseModel | Mapping[str, Any] | None = None,
+    opening: Sequence[Event] | None = None,
+    dice: random.Random | None = None,
+    views: bool = True,
+    feed: bool = True,
+    codec: bool = False,
+    on_decide: Callable[[Any, int, Mapping[str, Any], list[Event]], None] | None = None,
+    on_step: Callable[[Any, list[Event]], None] | None = None,
+    max_steps: int = 50_000,
+) -> Played:
+    """Play one game to its end with ``strategies[seat]`` on each seat (a
+    :data:`Strategy` or a name of ``game.strategies``).
+
+    The game starts with ``game.start(options, len(strategies), dice)``
+    (``options``: a mapping or ``game.Options``; ``dice`` defaults to
+    ``rng``), or from the given ``opening`` events (then ``options`` is
+    not used).  Each step asks the awaited seats in random order (``rng``;
+    nothing is drawn when one seat is left to ask); a seat whose strategy
+    returns None (declines an optional move) is not asked again until
+    someone acts.  The strategy gets ``(view, legal, rng)``, with
+    ``view=None`` when ``views`` is false, and ``feed=`` (its seat's
+    redacted events so far; a live list, not to be changed) when ``feed``
+    is true and its signature takes it (:func:`wants_feed`).  The action
+    is decided with ``dice``; ``codec``: every event goes through
+    :func:`shared.events.encode`/``decode`` first, as through the store.
+
+    Hooks: ``on_decide(state, seat, action, events)`` after ``decide``,
+    before ``evolve``; ``on_step(state, events)`` once after the opening
+    (with the opening events) and after every accepted action (with its
+    events).  Exceptions from the game, the strategies or the hooks go
+    through.  Raises :class:`PlayError` when nobody is awaited, every
+    awaited seat declined, an awaited seat has no legal action, or there
+    is no result after ``max_steps`` accepted actions.
+    """
+    dice = rng if dice is None else dice
+    strats: list[Callable] = [game.strategies[s] if isinstance(s, str) else s for s in strategies]
+    players = len(strats)
+    redact, evolve, decide = game.redact, game.evolve, game.decide
+    if opening is None:
+        opts = options if isinstance(options, BaseModel) else game.Options(**dict(options or {}))
+        opening = game.start(opts, players, dice)
+    if codec:
+        opening = [decode(encode(e)) for e in opening]
+    events: list[Event] = list(opening)
+    state = fold(game, events)
+    # Only the seats whose strategy reads a feed get one.
+    feeds: list[list[Event] | None] = [
+        [r for e in events if e.type not in TABLE_EVENTS and (r := redact(e, seat)) is not None]
+        if feed and wants_feed(strats[seat]) else None
+        for seat in range(players)
+    ]
+    fed = [(seat, f) for seat, f in enumerate(feeds) if f is not None]
+    if on_step is not None:
+        on_step(state, events)
+    is_over, awaiting, legal_actions, view = game.is_over, game.awaiting, game.legal_actions, game.view
+    steps = 0
+    passed: set[int] = set()  # seats that declined since the last accepted action
+    while not is_over(state):
+        if steps >= max_steps:
+            raise PlayError(f"no result after {max_steps} actions")
+        waiting = awaiting(state)
+        if not passed and len(waiting) == 1:
+            seat = next(iter(waiting))
+        else:
+            choices = [s for s in sorted(waiting) if s not in passed]
+            if len(choices) == 1:
+                seat = choices[0]
+            elif choices:
+                seat = rng.choice(choices)
+            elif waiting:
+                raise PlayError("every awaited seat declined to act: the game is stuck")
+            else:
+                raise PlayError("game not over but nobody is awaited")
+        legal = legal_actions(state, seat)
+        if not legal:
+            raise PlayError(f"seat {seat} awaited with no legal action")
+        f = feeds[seat]
+        if f is None:
+            action = strats[seat](view(state, seat) if views else None, legal, rng)
+        else:
+            action = strats[seat](view(state, seat) if views else None, legal, rng, feed=f)
+        if action is None:  # an optional move declined
+            passed.add(seat)
+            continue
+        if passed:
+            passed.clear()
+        new = decide(state, seat, action, dice)
+        if codec:
+            new = [decode(encode(e)) for e in new]
+        if on_decide is not None:
+            on_decide(state, seat, action, new)
+        for e in new:
+            state = evolve(state, e)
+        if on_step is not None:  # first: a hook may time decide + evolve
+            on_step(state, new)
+        events.extend(new)
+        steps += 1
+        if fed:
+            for s, seen in fed:
+                for e in new:
+                    if (r := redact(e, s)) is not None:
+                        seen.append(r)
+    return Played(events, state, steps, game.result(state))

@@ -12,31 +12,18 @@ plays an away person's seat with the table's stand-in strategy.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import random
 import time
-from functools import cache
 
 from services import metrics
 from services.gateway.submit import Submitter
 from services.store import keys
 from services.store.tables import Tables
-from shared.engine import IllegalAction
+from shared.engine import IllegalAction, wants_feed
 from shared.presence import TABLE_EVENTS
 
 log = logging.getLogger("tapis.bots")
-
-
-@cache
-def wants_feed(strategy) -> bool:
-    """True when a strategy takes the optional ``feed`` keyword (its seat's
-    redacted events: what that seat saw happen, e.g. Maudix's gathered
-    tricks, which views may not show again)."""
-    try:
-        return "feed" in inspect.signature(strategy).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int, version: int,

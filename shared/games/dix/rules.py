@@ -421,6 +421,10 @@ class DixGame(BaseGame):
             return out
         return []
 
+    def is_over(self, state: State) -> bool:
+        """True once the game is over (``result`` is not None)."""
+        return state.phase is Phase.OVER
+
     def result(self, state: State) -> Result | None:
         """Scores and places once the game is over (p. 12), else None.
 

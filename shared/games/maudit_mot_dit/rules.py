@@ -825,6 +825,10 @@ class MauditMotDit(BaseGame):
             return Event(t, {}, event.seat, event.ts, event.cmd)
         return event
 
+    def is_over(self, state: State) -> bool:
+        """True once the game is over (``result`` is not None)."""
+        return state.phase is Phase.OVER
+
     def result(self, state: State) -> Result | None:
         """Final totals and places (most points wins, equal totals share),
         once the game is over; detail gives points, Mauvais sort cards and

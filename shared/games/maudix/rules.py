@@ -536,6 +536,10 @@ class Maudix(BaseGame):
             return frozenset((state.thief,))
         return frozenset()
 
+    def is_over(self, state: State) -> bool:
+        """True once the game is over (``result`` is not None)."""
+        return state.phase is Phase.OVER
+
     def result(self, state: State) -> Result | None:
         """Final totals and places (lowest total wins, equal totals share) once over."""
         if state.phase is not Phase.OVER:

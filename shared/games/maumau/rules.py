@@ -1014,6 +1014,10 @@ class MauMau(BaseGame):
             return Event(t, {**d, "deal": _redact_deal(d["deal"], seat)}, event.seat, event.ts, event.cmd)
         return event
 
+    def is_over(self, state: State) -> bool:
+        """True once the game is over (``result`` is not None)."""
+        return state.phase is Phase.OVER
+
     def result(self, state: State) -> Result | None:
         """Totals (penalty points, lower wins) and places once the game is
         over; ``detail`` holds the per-round sheet, round winners and the

@@ -866,6 +866,10 @@ class Mauw(BaseGame):
             return Event(t, {"count": len(event.data["order"])}, event.seat, event.ts, event.cmd)
         return event
 
+    def is_over(self, state: State) -> bool:
+        """True once the game is over (``result`` is not None)."""
+        return state.phase is Phase.OVER
+
     def result(self, state: State) -> Result | None:
         """Scores (column points) and places once over: the three-column
         winner first, the others by points; equal keys share a place."""
