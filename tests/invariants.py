@@ -1,7 +1,7 @@
 """The invariant suite shared by all games (style.md: one suite for all).
 
-``playout`` drives a game to its end with a bot strategy on every seat,
-checking after every action that:
+``playout`` drives a game to its end (:func:`shared.engine.play`) with a
+bot strategy on every seat, checking after every action that:
 
 * ``decide`` did not mutate the state (its snapshot is unchanged);
 * every view and every redacted event is JSON-serialisable;
@@ -20,27 +20,37 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import msgpack
 
-from shared.engine import Game, fold
-from shared.events import Event, decode, encode
-
-
-@dataclass
-class Playout:
-    """What a finished playout left behind."""
-
-    events: list[Event] = field(default_factory=list)
-    state: Any = None
-    steps: int = 0
+from shared.engine import Game, Played, PlayError, fold, play, wants_feed
+from shared.events import Event
 
 
 def snap_bytes(game: Game, state: Any) -> bytes:
     """Canonical bytes of a state (msgpack of its snapshot)."""
     return msgpack.packb(game.snapshot(state), use_bin_type=True)
+
+
+def _checked(strategy: Callable) -> Callable:
+    """``strategy`` with its view and legal actions checked JSON-ready
+    first (taking ``feed`` when ``strategy`` does)."""
+    if wants_feed(strategy):
+
+        def with_feed(view, legal, rng, feed):
+            json.dumps(view)
+            json.dumps(legal)
+            return strategy(view, legal, rng, feed=feed)
+
+        return with_feed
+
+    def checked(view, legal, rng):
+        json.dumps(view)
+        json.dumps(legal)
+        return strategy(view, legal, rng)
+
+    return checked
 
 
 def playout(
@@ -54,50 +64,33 @@ def playout(
     on_step: Callable[[Any, list[Event]], None] | None = None,
     check_views: bool = True,
     check_mutation: bool = True,
-) -> Playout:
-    """Play one seeded game to the end; see module doc for the checks.
+) -> Played:
+    """Play one seeded game to the end (:func:`shared.engine.play`, events
+    through the codec) with ``strategy`` on every seat; see module doc
+    for the checks.  ``on_step(state, events)`` runs after every accepted
+    action (not after the opening).
 
     Raises AssertionError on any broken invariant, including a game that
     does not finish within ``max_steps`` actions.
     """
-    rng = random.Random(seed)
-    opts = game.Options(**(options or {}))
-    out = Playout()
-    opening = game.start(opts, players, rng)
-    # Events go through the codec, as they would through the store.
-    opening = [decode(encode(e)) for e in opening]
-    out.events.extend(opening)
-    state = fold(game, opening)
     strat = game.strategies[strategy]
-    passed: set[int] = set()  # seats whose optional out-of-turn move was declined
-    while game.result(state) is None:
-        assert out.steps < max_steps, f"no result after {max_steps} actions"
-        waiting = sorted(game.awaiting(state))
-        assert waiting, "game not over but nobody is awaited"
-        choices = [s for s in waiting if s not in passed]
-        assert choices, "every awaited seat declined to act: the game is stuck"
-        seat = rng.choice(choices)
-        legal = game.legal_actions(state, seat)
-        assert legal, f"seat {seat} awaited with no legal action"
-        view = game.view(state, seat)
-        if check_views:
-            json.dumps(view)
-            json.dumps(legal)
-        action = strat(view, legal, rng)
-        if action is None:  # an optional out-of-turn move, declined
-            passed.add(seat)
-            continue
-        passed.clear()
-        before = snap_bytes(game, state) if check_mutation else b""
-        new = game.decide(state, seat, action, rng)
+    if check_views:
+        strat = _checked(strat)
+    before = b""  # the snapshot of the state the next decide gets
+    opened = False
+
+    def decided(state: Any, seat: int, action: Any, new: list[Event]) -> None:
         if check_mutation:
             assert snap_bytes(game, state) == before, "decide mutated the state"
-        new = [decode(encode(e)) for e in new]
         assert new, "an accepted action must produce events"
-        for e in new:
-            state = game.evolve(state, e)
-        out.events.extend(new)
-        out.steps += 1
+
+    def stepped(state: Any, new: list[Event]) -> None:
+        nonlocal before, opened
+        if check_mutation:
+            before = snap_bytes(game, state)
+        if not opened:  # the opening
+            opened = True
+            return
         if check_views:
             for s in [None, *range(players)]:
                 for e in new:
@@ -106,12 +99,18 @@ def playout(
                         json.dumps(r.to_json())
         if on_step is not None:
             on_step(state, new)
-    out.state = state
+
+    try:
+        out = play(game, [strat] * players, random.Random(seed), options=options, codec=True,
+                   on_decide=decided, on_step=stepped, max_steps=max_steps)
+    except PlayError as exc:
+        raise AssertionError(str(exc)) from exc
+    state = out.state
     replayed = fold(game, out.events)
     assert snap_bytes(game, replayed) == snap_bytes(game, state), "replay differs from live state"
     blob = msgpack.unpackb(snap_bytes(game, state), raw=False, strict_map_key=False)
     assert snap_bytes(game, game.restore(blob)) == snap_bytes(game, state), "snapshot does not round-trip"
-    json.dumps(game.result(state).to_json())
+    json.dumps(out.result.to_json())
     return out
 
 

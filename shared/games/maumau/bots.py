@@ -19,11 +19,11 @@ tests).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.cards import JACK, RANK, SUIT, SUITS
-from shared.engine import Game, Result, Strategy, fold, passing
+from shared.engine import Game, Result, Strategy, passing, play
 from shared.games.maumau.rules import EIGHT, POINTS, SEVEN
 
 #: Hand size at or under which an opponent is a threat (source: *Conseils*).
@@ -138,26 +138,9 @@ def play_match(
     max_steps: int = 50_000,
 ) -> tuple[Result, int]:
     """Play one seeded game with one strategy per seat (a name of
-    ``game.strategies`` or a callable); returns the result and the number of
-    accepted actions.  Awaited seats are asked in random order; a seat that
-    declines (None) is not asked again until someone acts.  Raises
-    ``RuntimeError`` when the game does not end within ``max_steps``."""
-    rng = random.Random(seed)
-    strats: list[Callable] = [game.strategies[s] if isinstance(s, str) else s for s in seat_strategies]
-    state = fold(game, game.start(game.Options(**dict(options or {})), len(strats), rng))
-    steps = 0
-    passed: set[int] = set()
-    while (res := game.result(state)) is None:
-        if steps >= max_steps:
-            raise RuntimeError(f"no result after {max_steps} actions")
-        choices = [x for x in game.awaiting(state) if x not in passed]
-        seat = rng.choice(choices)
-        action = strats[seat](game.view(state, seat), game.legal_actions(state, seat), rng)
-        if action is None:
-            passed.add(seat)
-            continue
-        passed.clear()
-        for e in game.decide(state, seat, action, rng):
-            state = game.evolve(state, e)
-        steps += 1
-    return res, steps
+    ``game.strategies`` or a callable) through :func:`shared.engine.play`;
+    returns the result and the number of accepted actions.  Raises
+    ``RuntimeError`` (:class:`shared.engine.PlayError`) when the game does
+    not end within ``max_steps``."""
+    out = play(game, seat_strategies, random.Random(seed), options=options, max_steps=max_steps)
+    return out.result, out.steps

@@ -40,8 +40,7 @@ from collections import Counter
 
 import pytest
 
-from shared.engine import fold
-from shared.events import decode, encode
+from shared.engine import fold, play
 from shared.games.dix import GAME
 from shared.games.dix.cards import KIND, full_deck
 from shared.games.dix.rules import Phase
@@ -131,23 +130,20 @@ def check_deal(deal, players: int) -> None:
 def lean_game(players: int, seed: int, **options) -> int:
     """One random game through decide/evolve with the DIX checks; returns its actions."""
     rng = random.Random(seed)
-    events = GAME.start(GAME.Options(**options), players, rng)
-    check_deal(events[0], players)
-    state = fold(GAME, events)
-    strat = GAME.strategies["random"]
-    steps = 0
-    while GAME.result(state) is None:
-        seat = next(iter(GAME.awaiting(state)))
-        action = strat(GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
-        new = [decode(encode(e)) for e in GAME.decide(state, seat, action, rng)]
-        for e in new:
-            state = GAME.evolve(state, e)
-        events.extend(new)
-        public = check_state(state)
-        check_hidden(state, new, public, (None,))
-        steps += 1
-    assert snap_bytes(GAME, fold(GAME, events)) == snap_bytes(GAME, state), "replay differs from live state"
-    return steps
+    opening = GAME.start(GAME.Options(**options), players, rng)
+    check_deal(opening[0], players)
+    opened = False
+
+    def check(state, new):
+        nonlocal opened
+        if opened:  # after an action (the first call is the opening)
+            public = check_state(state)
+            check_hidden(state, new, public, (None,))
+        opened = True
+
+    out = play(GAME, ["random"] * players, rng, opening=opening, codec=True, on_step=check)
+    assert snap_bytes(GAME, fold(GAME, out.events)) == snap_bytes(GAME, out.state), "replay differs from live state"
+    return out.steps
 
 
 def run_lean(total: int, base: int) -> None:

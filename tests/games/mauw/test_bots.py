@@ -6,6 +6,7 @@ import pytest
 
 from tests.games.mauw.given import deal, drawn, ended, given, mauw, pile, played, reinforced, then, when
 from tests.invariants import playout
+from shared.engine import play
 from shared.games.mauw import GAME
 from shared.games.mauw.bots import StrongStrategy, heuristic_strategy, sample_state
 
@@ -31,19 +32,20 @@ def test_the_strong_bot_plays_legal_moves_to_the_end(monkeypatch):
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_monte_carlo_deals_only_what_the_seat_cannot_see(players):
     """Bots see only their view: a sampled state reproduces that seat's view exactly, and all cards."""
-    rng = random.Random(players)
-    state = GAME.evolve(None, GAME.start(GAME.Options(), players, rng)[0])
     checked = 0
-    while GAME.result(state) is None and checked < 60:
-        seat = next(iter(GAME.awaiting(state)))
-        view = GAME.view(state, seat)
-        sample = sample_state(view, rng)
-        assert GAME.view(sample, seat) == view
-        legal = GAME.legal_actions(state, seat)
-        assert GAME.legal_actions(sample, seat) == legal
-        for e in GAME.decide(state, seat, heuristic_strategy(view, legal, rng), rng):
-            state = GAME.evolve(state, e)
-        checked += 1
+
+    def sampling_heuristic(view, legal, rng):
+        """The heuristic, its first 60 decisions checked against a sampled state."""
+        nonlocal checked
+        if checked < 60:
+            seat = view["seat"]
+            sample = sample_state(view, rng)
+            assert GAME.view(sample, seat) == view
+            assert GAME.legal_actions(sample, seat) == legal
+            checked += 1
+        return heuristic_strategy(view, legal, rng)
+
+    play(GAME, [sampling_heuristic] * players, random.Random(players))
 
 
 def test_the_heuristic_completes_pairs():

@@ -30,6 +30,7 @@ from collections import Counter
 import msgpack
 import pytest
 
+from shared.engine import play
 from shared.games.mauw import GAME
 from shared.games.mauw.rules import CARDS, COLOUR, MAUW, PHYSICAL, VALUE, Phase, deck
 from tests.invariants import playout, strings_in
@@ -202,15 +203,19 @@ def _brute_force_plays(state, seat) -> list[dict]:
 def test_legal_actions_are_exactly_the_accepted_plays(players):
     """Contract: legal_actions lists every action decide accepts — checked against a brute-force enumeration, each one decided."""
     key = lambda a: tuple(sorted(a.items()))  # noqa: E731
+
+    def check(state, _events):
+        if GAME.is_over(state):
+            return
+        seat = next(iter(GAME.awaiting(state)))
+        legal = GAME.legal_actions(state, seat)
+        if state.phase is Phase.PLAY:
+            assert sorted(map(key, legal)) == sorted(map(key, _brute_force_plays(state, seat)))
+        for action in legal:
+            GAME.decide(state, seat, action, random.Random(0))  # never refused
+
+    def pick(_view, legal, rng):
+        return rng.choice(legal)
+
     for seed in range(8):
-        rng = random.Random(seed)
-        state = GAME.evolve(None, GAME.start(GAME.Options(), players, rng)[0])
-        while GAME.result(state) is None:
-            seat = next(iter(GAME.awaiting(state)))
-            legal = GAME.legal_actions(state, seat)
-            if state.phase is Phase.PLAY:
-                assert sorted(map(key, legal)) == sorted(map(key, _brute_force_plays(state, seat)))
-            for action in legal:
-                GAME.decide(state, seat, action, random.Random(0))  # never refused
-            for e in GAME.decide(state, seat, rng.choice(legal), rng):
-                state = GAME.evolve(state, e)
+        play(GAME, [pick] * players, random.Random(seed), views=False, on_step=check)
