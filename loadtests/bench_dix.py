@@ -4,8 +4,8 @@ Prints, for each player count:
 
 * random full games per second (start + the random bot's choices +
   legal_actions + decide + evolve, until the result);
-* decide+evolve actions per second (the same games, the clock only around
-  ``decide`` and the ``evolve`` of its events);
+* decide+evolve actions per second (the same games, the clock only from
+  the bot's choice to the end of the ``evolve`` of its events);
 * the time to rebuild one finished game from its events (``fold``).
 
 Usage: ``python loadtests/bench_dix.py [--games N] [--players 1,2,3,4,5]``.
@@ -19,32 +19,32 @@ import argparse
 import random
 import time
 
-from shared.engine import fold
+from shared.engine import fold, play
 from shared.games.dix import GAME
 
 
-def play(players: int, seed: int, timed: list[float]) -> tuple[list, int]:
-    """One random game; adds decide+evolve seconds to ``timed[0]``."""
-    rng = random.Random(seed)
-    events = GAME.start(GAME.Options(), players, rng)
-    state = fold(GAME, events)
-    choose = GAME.strategies["random"]
+def random_game(players: int, seed: int, timed: list[float]) -> tuple[list, int]:
+    """One random game (:func:`shared.engine.play`, no views: the random
+    bot ignores them); adds decide+evolve seconds to ``timed[0]``."""
     clock = time.process_time
-    actions = 0
+    choose = GAME.strategies["random"]
+    t0: float | None = None
     spent = 0.0
-    while GAME.result(state) is None:
-        seat = next(iter(GAME.awaiting(state)))
-        legal = GAME.legal_actions(state, seat)
-        action = choose(None, legal, rng)  # the random bot ignores the view
-        t0 = clock()
-        new = GAME.decide(state, seat, action, rng)
-        for e in new:
-            state = GAME.evolve(state, e)
-        spent += clock() - t0
-        events.extend(new)
-        actions += 1
+
+    def timed_choice(view, legal, rng):
+        nonlocal t0
+        action = choose(view, legal, rng)
+        t0 = clock()  # the clock runs from here to the end of evolve
+        return action
+
+    def stop(state, new):
+        nonlocal spent
+        if t0 is not None:  # not the opening
+            spent += clock() - t0
+
+    out = play(GAME, [timed_choice] * players, random.Random(seed), views=False, on_step=stop)
     timed[0] += spent
-    return events, actions
+    return out.events, out.steps
 
 
 def main() -> None:
@@ -61,7 +61,7 @@ def main() -> None:
         last = None
         t0 = time.process_time()
         for seed in range(args.games):
-            last, acts = play(n, seed, timed)
+            last, acts = random_game(n, seed, timed)
             total_actions += acts
             n_events += len(last)
         wall = time.process_time() - t0

@@ -21,30 +21,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
+from shared.engine import fold, play  # noqa: E402
 from shared.games.maudit_mot_dit import GAME  # noqa: E402
 
 
-def play(players: int, seed: int):
-    """One random game: (opening events, [(seat, action)], all events)."""
+def random_game(players: int, seed: int):
+    """One random game (:func:`shared.engine.play`): (opening events,
+    [(seat, action)], all events)."""
     rng = random.Random(seed)
     opening = GAME.start(GAME.Options(), players, rng)
-    state = fold(GAME, opening)
-    strat = GAME.strategies["random"]
     actions = []
-    events = list(opening)
-    while GAME.result(state) is None:
-        for seat in sorted(GAME.awaiting(state), key=lambda s: rng.random()):
-            action = strat(GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
-            if action is None:
-                continue
-            new = GAME.decide(state, seat, action, rng)
-            for e in new:
-                state = GAME.evolve(state, e)
-            events.extend(new)
-            actions.append((seat, action))
-            break
-    return opening, actions, events
+    out = play(GAME, ["random"] * players, rng, opening=opening,
+               on_decide=lambda state, seat, action, new: actions.append((seat, action)))
+    return opening, actions, out.events
 
 
 def main() -> None:
@@ -53,9 +42,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     args = ap.parse_args()
 
-    play(args.players, -1)  # warm the lemmatizer caches' code paths
+    random_game(args.players, -1)  # warm the lemmatizer caches' code paths
     t0 = time.perf_counter()
-    games = [play(args.players, s) for s in range(args.games)]
+    games = [random_game(args.players, s) for s in range(args.games)]
     dt = time.perf_counter() - t0
     n_actions = sum(len(a) for _, a, _ in games)
     print(f"random full games ({args.players} players): {args.games / dt:,.0f} games/s "

@@ -25,27 +25,29 @@ import msgpack
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold
+from shared.engine import fold, play
 from shared.events import decode, encode
 from shared.games.maudix import GAME
 
 
+def _pick(view, legal, rng):
+    return rng.choice(legal)
+
+
 def random_game(players: int, seed: int) -> tuple[list, list]:
     """Play one random game; returns (events, [(state-before-events index, seat, action)] for replays)."""
-    rng = random.Random(seed)
-    events = GAME.start(GAME.Options(), players, rng)
-    state = fold(GAME, events)
     actions = []
-    while GAME.result(state) is None:
-        waiting = GAME.awaiting(state)
-        seat = next(iter(waiting)) if len(waiting) == 1 else rng.choice(sorted(waiting))
-        action = rng.choice(GAME.legal_actions(state, seat))
-        new = GAME.decide(state, seat, action, rng)
-        actions.append((len(events), seat, action))
-        for e in new:
-            state = GAME.evolve(state, e)
-        events.extend(new)
-    return events, actions
+    n_events = 0
+
+    def count(state, new):
+        nonlocal n_events
+        n_events += len(new)
+
+    def record(state, seat, action, new):
+        actions.append((n_events, seat, action))
+
+    out = play(GAME, [_pick] * players, random.Random(seed), views=False, on_decide=record, on_step=count)
+    return out.events, actions
 
 
 def main(argv: list[str] | None = None) -> None:

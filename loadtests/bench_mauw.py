@@ -24,27 +24,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
+from shared.engine import fold, play  # noqa: E402
 from shared.games.mauw import GAME  # noqa: E402
 
 
+def _pick(view, legal, rng):
+    return rng.choice(legal)
+
+
 def random_game(players: int, seed: int):
-    """One random game; returns (events, [(seat, action)...])."""
-    rng = random.Random(seed)  # the game's randomness (shuffles)
-    pick = random.Random(seed + 1_000_003)  # the players' choices
-    events = GAME.start(GAME.Options(), players, rng)
-    state = fold(GAME, events)
+    """One random game (:func:`shared.engine.play`, no views); returns
+    (events, [(seat, action)...])."""
     actions = []
-    decide, evolve, legal_actions, awaiting = GAME.decide, GAME.evolve, GAME.legal_actions, GAME.awaiting
-    while state.ending is None:
-        seat = next(iter(awaiting(state)))
-        action = pick.choice(legal_actions(state, seat))
-        actions.append((seat, action))
-        new = decide(state, seat, action, rng)
-        for e in new:
-            state = evolve(state, e)
-        events.extend(new)
-    return events, actions
+    out = play(GAME, [_pick] * players, random.Random(seed + 1_000_003),  # the players' choices
+               dice=random.Random(seed),  # the game's randomness (shuffles), replayable
+               views=False, on_decide=lambda state, seat, action, new: actions.append((seat, action)))
+    return out.events, actions
 
 
 def replay_decisions(players: int, seed: int, actions) -> int:

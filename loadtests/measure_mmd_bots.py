@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
+from shared.engine import play  # noqa: E402
 from shared.games.maudit_mot_dit import GAME, bots  # noqa: E402
 
 
@@ -41,24 +41,14 @@ def seat_strategy(giver, guesser):
     return strategy
 
 
-def play(players: int, seed: int, strategy) -> list[dict]:
-    """Play one game; return the TurnScored data of every turn."""
-    rng = random.Random(seed)
-    state = fold(GAME, GAME.start(GAME.Options(), players, rng))
+def play_game(players: int, seed: int, strategy) -> list[dict]:
+    """Play one game (:func:`shared.engine.play`); return the TurnScored data of every turn."""
     turns = []
-    while GAME.result(state) is None:
-        acted = False
-        for seat in sorted(GAME.awaiting(state)):
-            action = strategy(GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
-            if action is None:
-                continue
-            for e in GAME.decide(state, seat, action, rng):
-                state = GAME.evolve(state, e)
-                if e.type == "TurnScored":
-                    turns.append(e.data)
-            acted = True
-            break
-        assert acted, "nobody acted"
+
+    def scored(state, new):
+        turns.extend(e.data for e in new if e.type == "TurnScored")
+
+    play(GAME, [strategy] * players, random.Random(seed), on_step=scored)
     return turns
 
 
@@ -67,7 +57,7 @@ def measure(players: int, words: int, seed: int, guesser_name: str) -> list[dict
     out: list[dict] = []
     g = 0
     while len(out) < words:
-        out.extend(play(players, seed + g, strategy))
+        out.extend(play_game(players, seed + g, strategy))
         g += 1
     return out
 

@@ -30,22 +30,15 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from shared.engine import fold
+from shared.engine import play
 from shared.games.dix import GAME
 
 NAMES = ("random", "heuristic", "strong")
 
 
-def play(lineup: tuple[str, ...], seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+def play_one(lineup: tuple[str, ...], seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """One seeded game with ``lineup[seat]`` playing each seat: (scores, places)."""
-    rng = random.Random(seed)
-    state = fold(GAME, GAME.start(GAME.Options(), len(lineup), rng))
-    strategies = [GAME.strategies[name] for name in lineup]
-    while (result := GAME.result(state)) is None:
-        seat = next(iter(GAME.awaiting(state)))
-        action = strategies[seat](GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
-        for e in GAME.decide(state, seat, action, rng):
-            state = GAME.evolve(state, e)
+    result = play(GAME, lineup, random.Random(seed)).result
     return result.scores, result.places
 
 
@@ -86,7 +79,7 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 def _job(args):
     lineup, seed = args
-    return lineup, play(lineup, seed)
+    return lineup, play_one(lineup, seed)
 
 
 def run_table(players: int, games: int, jobs: int) -> dict[str, dict[str, list[float]]]:

@@ -4,8 +4,9 @@
 
 Every game seats the strategies in rotation (game g, seat i plays
 ``strategies[(g + i) % k]``), so each strategy meets every other in every
-seat.  Games are played in-process through the decider (start / decide /
-evolve), each seat choosing from its own view and legal actions only.  The
+seat.  Games are played in-process through the decider
+(:func:`shared.engine.play`), each seat choosing from its own view and
+legal actions only.  The
 ``strong`` bot also gets its seat's redacted feed of the current round (its
 memory of what it saw, see shared/games/maudix/bots.py); ``--no-feed`` plays
 it from the view alone.  Prints, per strategy: seats played, mean total
@@ -28,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold
+from shared.engine import play
 from shared.games.maudix import GAME, bots
 
 FEED_STRATEGIES = {"strong"}
@@ -40,43 +41,33 @@ def play_game(args: tuple[int, int, tuple[str, ...], int, bool, int | None]) -> 
     if budget:
         bots.PLAY_BUDGET = budget
     lineup = [strategies[(g + i) % len(strategies)] for i in range(players)]
-    rng = random.Random(seed * 1_000_003 + g)
-    events = GAME.start(GAME.Options(), players, rng)
-    state = fold(GAME, events)
-    feeds: list[list] = [[GAME.redact(e, s) for e in events] for s in range(players)]
     times: dict[str, list[float]] = {s: [] for s in strategies}
     cpu: dict[str, list[float]] = {s: [] for s in strategies}
     strong_by_phase: dict[str, list[float]] = {}
-    while GAME.result(state) is None:
-        waiting = sorted(GAME.awaiting(state))
-        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-        name = lineup[seat]
+
+    def timed(name: str):
+        """``name``'s strategy, each decision timed (wall and CPU); it takes
+        its seat's feed when it reads one and the feed is on."""
         strat = GAME.strategies[name]
-        view = GAME.view(state, seat)
-        legal = GAME.legal_actions(state, seat)
-        c0 = time.process_time()
-        t0 = time.perf_counter()
+
+        def clocked(view, legal, rng, **kwargs):
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            action = strat(view, legal, rng, **kwargs)
+            dt = time.perf_counter() - t0
+            dc = time.process_time() - c0
+            cpu[name].append(dc)
+            times[name].append(dt)
+            if name == "strong":
+                strong_by_phase.setdefault(view["phase"], []).append((dt, dc))
+            return action
+
         if use_feed and name in FEED_STRATEGIES:
-            action = strat(view, legal, rng, feed=feeds[seat])
-        else:
-            action = strat(view, legal, rng)
-        dt = time.perf_counter() - t0
-        dc = time.process_time() - c0
-        cpu[name].append(dc)
-        times[name].append(dt)
-        if name == "strong":
-            strong_by_phase.setdefault(view["phase"], []).append((dt, dc))
-        new = GAME.decide(state, seat, action, rng)
-        for e in new:
-            state = GAME.evolve(state, e)
-            for s in range(players):
-                r = GAME.redact(e, s)
-                if r is None:
-                    continue
-                if r.type in ("RoundDealt", "GameStarted"):
-                    feeds[s] = []
-                feeds[s].append(r)
-    res = GAME.result(state)
+            return lambda view, legal, rng, feed: clocked(view, legal, rng, feed=feed)
+        return clocked
+
+    seats = [timed(name) for name in lineup]
+    res = play(GAME, seats, random.Random(seed * 1_000_003 + g)).result
     return {"lineup": lineup, "scores": list(res.scores), "places": list(res.places), "rounds": res.detail["rounds"],
             "contracts": res.detail["contracts"], "times": times, "cpu": cpu, "strong_phase": strong_by_phase}
 

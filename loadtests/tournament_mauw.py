@@ -5,9 +5,9 @@ Usage::
     python loadtests/tournament_mauw.py                     # 500 games at 2, 4 and 6 players
     python loadtests/tournament_mauw.py --players 4 --games 500 --workers 2
 
-Every game is played in-process through the game contract (``start``,
-``view``, ``legal_actions``, ``decide``, ``evolve``); each bot sees only its
-seat's view and legal actions.  Seats are filled by rotating the list of
+Every game is played in-process through the game contract
+(:func:`shared.engine.play`); each bot sees only its seat's view and legal
+actions.  Seats are filled by rotating the list of
 strategies (game ``g``, seat ``s`` plays ``strategies[(g + s) % k]``), so
 every strategy sits in every seat equally often and, at 4 or 6 players,
 meets the others in every arrangement.  Each seat-game counts once for its
@@ -28,27 +28,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.engine import fold  # noqa: E402
+from shared.engine import play  # noqa: E402
 from shared.games.mauw import GAME  # noqa: E402
 
 
-def play(lineup: tuple[str, ...], seed: int) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+def play_one(lineup: tuple[str, ...], seed: int) -> tuple[tuple[int, ...], tuple[int, ...], str]:
     """One seeded game; returns (scores, places, ending)."""
-    rng = random.Random(seed)
-    state = fold(GAME, GAME.start(GAME.Options(), len(lineup), rng))
-    strategies = [GAME.strategies[name] for name in lineup]
-    while GAME.result(state) is None:
-        seat = next(iter(GAME.awaiting(state)))
-        action = strategies[seat](GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
-        for event in GAME.decide(state, seat, action, rng):
-            state = GAME.evolve(state, event)
-    result = GAME.result(state)
-    return tuple(result.scores), tuple(result.places), state.ending
+    out = play(GAME, lineup, random.Random(seed))
+    return tuple(out.result.scores), tuple(out.result.places), out.state.ending
 
 
 def _job(args: tuple[tuple[str, ...], int]) -> tuple[tuple[str, ...], tuple, tuple, str]:
     lineup, seed = args
-    return (lineup, *play(lineup, seed))
+    return (lineup, *play_one(lineup, seed))
 
 
 def interval(values: list[float]) -> tuple[float, float]:
