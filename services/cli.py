@@ -45,7 +45,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     a client to use instead of the one the settings name (tests)."""
     from services.bots.scheduler import CeleryBots, InProcessBots
     from services.gateway.app import create_app
-    from services.gateway.submit import Submitter
+    from services.messaging import Submitter
     from services.health import Heartbeats
     from services.runtime import make_redis
     from services.store.store import EventStore

@@ -15,11 +15,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from services import metrics
 from services.bots.turn import take_turn
 from services.config import Settings
-from services.gateway.submit import Submitter
+from services.messaging import Command, Submitter
 from services.store import keys
 from services.store.store import EventStore
 from services.store.tables import Tables
-from services.worker.commands import Command
 from services.worker.worker import Worker
 from shared.engine import fold
 from shared.presence import SEAT_RETURNED, TURN_TIMED_OUT
@@ -279,7 +278,7 @@ async def test_a_game_bug_is_dead_lettered_as_internal_error_not_bad_action(redi
     await w.handle(keys.commands(0), entry, (await redis_client.xrange(keys.commands(0), entry, entry))[0][1])
     dead = await redis_client.xrange(keys.DEAD_LETTERS)
     assert len(dead) == 1 and dead[0][1][b"reason"].startswith(b"crash: TypeError")
-    from services.worker.commands import Reply
+    from services.messaging import Reply
 
     replies = await redis_client.xrange(keys.replies(reply_stream))
     reply = Reply.unpack(replies[-1][1][b"m"])

@@ -19,7 +19,7 @@ import time
 from functools import cache
 
 from services import metrics
-from services.gateway.submit import Submitter
+from services.messaging import Submitter
 from services.store import keys
 from services.store.tables import Tables
 from shared.engine import IllegalAction

@@ -18,8 +18,8 @@ from redis.asyncio import Redis
 from services.config import Settings
 from services.gateway import errors
 from services.gateway.middleware import BodyLimit, RedMetrics
-from services.gateway.submit import Submitter
 from services.health import Heartbeats
+from services.messaging import Submitter
 from services.store.store import EventStore
 from services.store.tables import Tables
 

@@ -33,7 +33,7 @@ from services.gateway.schemas import (
     SubmitAction,
     TableInfo,
 )
-from services.gateway.submit import ReplyTimeout
+from services.messaging import ReplyTimeout
 from services.store import keys
 from services.store.store import TableExists
 from services.store.tables import Table

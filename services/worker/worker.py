@@ -49,10 +49,10 @@ from redis.exceptions import ResponseError
 from services import metrics
 from services.config import Settings
 from services.health import Heartbeats, is_transient
+from services.messaging import Command, CommandDecodeError, Reply
 from services.store import keys
 from services.store.store import EventStore, Outcome
 from services.store.tables import Table, Tables
-from services.worker.commands import Command, CommandDecodeError, Reply
 from shared import presence
 from shared.engine import BAD_ACTION, IllegalAction, same_shape
 from shared.events import Event, encode
