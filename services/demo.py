@@ -23,8 +23,8 @@ def start_embedded(port: int | None = None) -> tuple[str, object]:
     """Start an embedded ``tapis serve`` on a thread; returns (url, server)."""
     import uvicorn
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     port = port or _free_port()
     server = uvicorn.Server(uvicorn.Config(build_serve_app(Settings(redis_url=None)), host="127.0.0.1", port=port,

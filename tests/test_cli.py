@@ -50,9 +50,9 @@ async def test_replay_prints_the_scores_the_service_computed(capsys):
     import httpx
     from redis.asyncio import Redis
 
-    from services.cli import build_serve_app
     from services.config import Settings
     from services.replay import replay_table
+    from services.serve import build_serve_app
 
     redis = Redis.from_url(REAL_REDIS_URL)
     await redis.flushdb()
