@@ -125,15 +125,10 @@ def _info(t: Table) -> TableInfo:
     )
 
 
-def _redacted(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
-    out = []
-    for n, e in enumerate(events):
-        r = presence.redact(t.game, e, seat)
-        if r is not None:
-            d = r.to_json()
-            d["version"] = first_version + n
-            out.append(d)
-    return out
+def _feed(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
+    """``events`` as ``seat`` may see them (:func:`shared.presence.feed`),
+    JSON-ready, each with its ``version``."""
+    return [{**e.to_json(), "version": v} for v, e in presence.feed(t.game, events, seat, first_version=first_version)]
 
 
 @router.get("", response_model=list[TableInfo], summary="Lobby")
@@ -310,7 +305,7 @@ async def act(request: Request, table: str, body: SubmitAction,
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
     events = [decode(b) for b in reply.events]
     return ActionApplied(version=reply.version,
-                         events=_redacted(t, events, seat, reply.version - len(events) + 1))
+                         events=_feed(t, events, seat, reply.version - len(events) + 1))
 
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
@@ -346,7 +341,7 @@ async def events(request: Request, table: str,
     t = await _load(request, table)
     t, seat = await _auth(request, t, authorization, required=False)
     evs = await ctx.store.read(table, after=after, until=after + limit)
-    return EventPage(version=t.version, events=_redacted(t, evs, seat, after + 1))
+    return EventPage(version=t.version, events=_feed(t, evs, seat, after + 1))
 
 
 @router.get("/{table}/stream", summary="Live event stream (SSE)", responses={**R401, **R403, **R404})
@@ -375,14 +370,9 @@ async def stream(request: Request, table: str,
             idle = 0.1
             while not await request.is_disconnected():
                 events = await ctx.store.read(table, after=last, count=200)
-                for e in events:
-                    last += 1
-                    r = presence.redact(t.game, e, seat)
-                    if r is None:
-                        continue
-                    d = r.to_json()
-                    d["version"] = last
-                    yield {"event": "event", "id": str(last), "data": json.dumps(d)}
+                for d in _feed(t, events, seat, last + 1):
+                    yield {"event": "event", "id": str(d["version"]), "data": json.dumps(d)}
+                last += len(events)
                 idle = 0.1 if events else min(idle * 2, 1.0)
                 if not events:
                     await asyncio.sleep(idle)
