@@ -3,7 +3,8 @@
 Routes live in :mod:`services.gateway.routes_games`,
 :mod:`services.gateway.routes_tables` and :mod:`services.gateway.routes_ops`;
 they stay thin and call the store, the table cache and the submitter kept
-on :class:`GatewayContext`.
+on :class:`GatewayContext`, which they receive, with the table and the
+caller's seat, from the dependencies of :mod:`services.gateway.deps`.
 """
 
 from __future__ import annotations
