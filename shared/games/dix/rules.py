@@ -310,7 +310,7 @@ _SORT = {c: i for i, c in enumerate(ALL_CODES)}
 
 
 class DixGame(BaseGame):
-    """DIX as a decider (design.md §2).  See the module docstring for the rules.
+    """DIX as a decider (docs/architecture.md, "The game contract").  See the module docstring for the rules.
 
     Actions (``legal_actions`` lists them exactly):
 

@@ -474,7 +474,7 @@ def _card_field(action: Mapping[str, Any], key: str = "card") -> str:
 
 
 class Maudix(BaseGame):
-    """The Maudix decider (design.md §2).  See the module doc for the rules.
+    """The Maudix decider (docs/architecture.md, "The game contract").  See the module doc for the rules.
 
     Actions (``legal_actions`` lists them exactly in these shapes):
 

@@ -373,7 +373,7 @@ SNAPSHOT_VERSION = 1
 
 
 class MauMau(BaseGame):
-    """The Mau Mau decider (design.md §2).
+    """The Mau Mau decider (docs/architecture.md, "The game contract").
 
     Actions (every one a dict; ``legal_actions`` lists them exactly):
 
