@@ -1,8 +1,9 @@
 """Maudix: seven trick-taking contracts for 3 to 12 players, lowest total wins.
 
-Source: ``shared/rules/source/maudix.fr.txt`` (sections §01–§10 below refer to
-its numbered parts); rulings: ``shared/rules/README.md`` (Maudix section);
-the choices made where both are silent are in ``docs/games/maudix.md``.
+The rules as implemented, with the rulings and the choices made where the
+rules are silent, are documented in ``docs/games/maudix.md``.  Sections
+§01–§10 below refer to the numbered parts of the publisher's French rules,
+which are not in this repository (docs/architecture.md, "Game rules").
 
 The rules as implemented
 ------------------------
