@@ -23,7 +23,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     from services.runtime import make_redis
     from services.store.store import EventStore
     from services.store.tables import Tables
-    from services.worker.worker import NoBots, Worker
+    from services.worker.worker import BotScheduler, NoBots, Worker
 
     redis = redis if redis is not None else make_redis(settings)
     store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
@@ -34,7 +34,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     @contextlib.asynccontextmanager
     async def run_workers(_app):
         stop = asyncio.Event()
-        scheduler = NoBots()
+        scheduler: BotScheduler = NoBots()
         bot_submitter = None
         if bots == "inprocess":
             bot_submitter = Submitter(redis, settings.shards)

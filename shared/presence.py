@@ -23,7 +23,7 @@ fresh turn.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from shared.events import Event
 
