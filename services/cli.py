@@ -144,7 +144,8 @@ def bots(
     metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
-    """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`)."""
+    """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`).
+    Exits with Celery's exit code (non-zero after an unrecoverable error)."""
     if redis:
         os.environ["TAPIS_REDIS_URL"] = redis
     from services.config import get_settings
@@ -160,7 +161,12 @@ def bots(
         start_http_server(port, addr=metrics_host)
     from services.bots.celery_app import app as celery_app
 
-    celery_app.worker_main(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency), "-P", pool])
+    # app.start (not worker_main) returns Celery's exit code: an
+    # "Unrecoverable error" (kombu can die on a Redis restart) exits
+    # non-zero, so the supervisor restarts the bot worker.
+    code = celery_app.start(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency),
+                             "-P", pool])
+    raise typer.Exit(code or 0)
 
 
 @app.command()

@@ -104,7 +104,10 @@ class Command:
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A worker's answer to one command.  ``events``: encoded events the
-    command appended (unredacted; the gateway redacts them per caller)."""
+    command appended (unredacted; the gateway redacts them per caller).
+    ``table``: the command's table; with ``id`` it names the request (a
+    client's command ids are scoped to its seat, not to a table, so two
+    tables may see the same id)."""
 
     id: str
     ok: bool
@@ -112,16 +115,18 @@ class Reply:
     code: str = ""
     message: str = ""
     events: list[bytes] = field(default_factory=list)
+    table: str = ""
 
     def pack(self) -> bytes:
         """msgpack bytes."""
-        return msgpack.packb([self.id, self.ok, self.version, self.code, self.message, self.events], use_bin_type=True)
+        return msgpack.packb([self.id, self.ok, self.version, self.code, self.message, self.events, self.table],
+                             use_bin_type=True)
 
     @classmethod
-    def unpack(cls, raw: bytes) -> "Reply":
+    def unpack(cls, raw: bytes) -> Reply:
         """Inverse of :meth:`pack`."""
-        i, ok, v, code, msg, evs = msgpack.unpackb(raw, raw=False)
-        return cls(i, ok, v, code, msg, evs)
+        i, ok, v, code, msg, evs, *rest = msgpack.unpackb(raw, raw=False)
+        return cls(i, ok, v, code, msg, evs, rest[0] if rest else "")
 
 
 # -- submitting commands and awaiting replies ------------------------------
@@ -144,7 +149,7 @@ class Submitter:
         self.reply_timeout_s = reply_timeout_s
         self.id = uuid.uuid4().hex[:12]
         self.stream = keys.replies(self.id)
-        self._waiting: dict[str, asyncio.Future[Reply]] = {}
+        self._waiting: dict[tuple[str, str], asyncio.Future[Reply]] = {}  # (table, command id) -> reply
         self._task: asyncio.Task | None = None
         self._stopping = False
 
@@ -191,7 +196,7 @@ class Submitter:
                     except Exception:
                         log.warning("bad reply entry %s", entry_id)
                         continue
-                    fut = self._waiting.pop(reply.id, None)
+                    fut = self._waiting.pop((reply.table, reply.id), None)
                     if fut is not None and not fut.done():
                         fut.set_result(reply)
             if resp:
@@ -221,17 +226,17 @@ class Submitter:
         if wait:
             await self.start()
             fut = asyncio.get_running_loop().create_future()
-            # Two requests with the same command id share one reply.
-            prev = self._waiting.get(cid)
+            # Two requests with the same command id at the same table share one reply.
+            prev = self._waiting.get((table, cid))
             if prev is not None and not prev.done():
                 fut = prev
             else:
-                self._waiting[cid] = fut
+                self._waiting[(table, cid)] = fut
         await self.redis.xadd(keys.commands(keys.shard_of(table, self.shards)), cmd.fields())
         if fut is None:
             return None
         try:
             return await asyncio.wait_for(asyncio.shield(fut), self.reply_timeout_s)
         except asyncio.TimeoutError:
-            self._waiting.pop(cid, None)
+            self._waiting.pop((table, cid), None)
             raise ReplyTimeout(cid) from None

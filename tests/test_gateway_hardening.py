@@ -130,3 +130,10 @@ async def test_the_table_and_the_seat_are_checked_before_the_body_and_query(serv
     for method, url, headers, body, status, code in cases:
         r = await service.request(method, url, headers=headers, json=body)
         assert (r.status_code, r.json()["code"]) == (status, code), (method, url, r.text)
+
+
+@pytest.mark.parametrize("bad", [{"turn_seconds": "2"}, {"turn_seconds": True}, {"turn_seconds": 2.0},
+                                 {"turn_seconds": 0}, {"turn_seconds": 601}, {"stand_in": ""}])
+async def test_turn_clock_fields_are_strict(service, bad):
+    r = await service.post("/tables", json={"game": "toy", "players": 2, **bad})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_request"), r.text

@@ -104,7 +104,10 @@ async def lobby(
     ids = await ctx.store.lobby(min(limit * 4, ctx.settings.max_tables_listed * 4))
     out: list[TableInfo] = []
     for tid in ids:
-        t = await ctx.tables.get(tid, refresh_meta=True)
+        try:
+            t = await ctx.tables.get(tid, refresh_meta=True)
+        except UnknownGame:  # a table of a game this gateway does not host
+            continue
         if t is None:
             continue
         info = _info(t)
@@ -117,7 +120,12 @@ async def lobby(
 
 
 @router.post("", response_model=TableInfo, status_code=201, summary="Create a table",
-             responses={422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `unknown_strategy`.", **_ERR}})
+             responses={409: {"description": "`table_exists` (an id collision; try again).", **_ERR},
+                        422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `bad_seat`, "
+                                             "`unknown_strategy`, `invalid_request`.", **_ERR},
+                        503: {"description": "`start_pending`: the all-bot table was created (`table` names it) but its "
+                                             "start is not confirmed yet; it starts as soon as a worker can. "
+                                             "`store_unavailable`: Redis unreachable.", **_ERR}})
 async def create_table(ctx: Ctx, body: CreateTable) -> TableInfo:
     """Create a table of `game` with `players` seats and `options`. Seats
     listed in `bots` are filled by bots at once; the others are taken with
@@ -198,12 +206,14 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None) -> Joined:
     if status == "bad_seat":
         raise ApiError(422, "bad_seat", f"seat {body.seat} is not a seat of this table")
     ctx.tables.drop(table)
+    started = False
     if free == 0:
         try:
-            await ctx.submitter.send(table, kind="start", command_id="start")
+            reply = await ctx.submitter.send(table, kind="start", command_id="start")
+            started = reply is not None and reply.ok
         except (ReplyTimeout, RedisError, OSError):
             pass  # the table is in the due set: the sweeper starts it if this start was lost
-    return Joined(table=table, seat=seat, token=token, status="playing" if free == 0 else "waiting")
+    return Joined(table=table, seat=seat, token=token, status="playing" if started else "waiting")
 
 
 @router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
@@ -264,7 +274,8 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
 
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
-             responses={**R401, **R403, **R404, **R409,
+             responses={**R401, **R403, **R404,
+                        409: {"description": "`not_started`, `game_over`.", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
 async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     """Come back to a seat whose turn clock ran out: the stand-in bot stops
