@@ -1,4 +1,5 @@
-"""Maudit Mot Dit engine benchmark (design.md §8): plain python, prints figures.
+"""Maudit Mot Dit engine benchmark (docs/architecture.md, "Performance budgets"):
+plain python, prints figures.
 
 * random full games/s: start + the ``random`` bot on every seat to the end
   (views and legal actions included, as a bot worker would);

@@ -1,4 +1,5 @@
-"""Maudix engine benchmark (design.md §8): plain Python, prints figures.
+"""Maudix engine benchmark (docs/architecture.md, "Performance budgets"): plain
+Python, prints figures.
 
     python loadtests/bench_maudix.py [--games 200] [--players 4]
 

@@ -1,4 +1,5 @@
-"""In-process Mau Mau engine benchmark (design.md §8; issue 2 "Done when").
+"""In-process Mau Mau engine benchmark (docs/architecture.md, "Performance
+budgets"; issue 2 "Done when").
 
 Prints, for random 4-player games with the default options:
 
@@ -14,8 +15,9 @@ Prints, for random 4-player games with the default options:
 Rates are per CPU second of this process (``time.process_time``), which
 stays meaningful on a shared machine; wall-clock rates are printed too.
 
-Peer figure on this machine (design.md §8): RLCard's pure-Python UNO runs
-about 95,000 random actions/s; the aim is at least twice that.
+Peer figure on this machine (docs/architecture.md, "Performance budgets"):
+RLCard's pure-Python UNO runs about 95,000 random actions/s; the aim is at
+least twice that.
 
 Usage: ``python loadtests/bench_maumau.py [--games 300] [--players 4] [--duel 200] [--profile]``
 """

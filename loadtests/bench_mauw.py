@@ -1,4 +1,5 @@
-"""Mauw engine benchmark (design.md §8): plain Python, prints figures.
+"""Mauw engine benchmark (docs/architecture.md, "Performance budgets"): plain
+Python, prints figures.
 
 Usage::
 

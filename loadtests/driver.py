@@ -1,4 +1,5 @@
-"""Headless load driver for the Tapis HTTP API (issue 7; design.md §8).
+"""Headless load driver for the Tapis HTTP API (issue 7; docs/architecture.md,
+"Performance budgets").
 
 The driver opens ``tables`` concurrent tables and plays **every seat
 itself** as plain HTTP clients (``httpx.AsyncClient``): it creates each

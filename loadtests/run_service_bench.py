@@ -1,4 +1,5 @@
-"""Service load benchmark: real processes, real Redis (issue 2; design.md §8).
+"""Service load benchmark: real processes, real Redis (issue 2; the budgets
+are in docs/architecture.md, "Performance budgets").
 
 Starts ``tapis gateway`` ×G and ``tapis worker`` ×W as separate processes
 on the real Redis (database 13 by default, flushed before and after),
@@ -120,24 +121,21 @@ def redis_info(redis_url: str) -> dict[str, Any]:
 
 
 def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, shards: int, logdir: Path,
-                  gateway_patches: tuple[str, ...] = (), worker_patches: tuple[str, ...] = (),
                   extra_pythonpath: str | None = None) -> Cluster:
     """Start ``workers`` workers and ``gateways`` gateways; wait until every
     gateway answers ``/readyz`` and every worker its ``/metrics``.
 
-    Gateways are ``python -m services.cli gateway`` (through
-    ``loadtests/patches.py`` when ``gateway_patches`` are named); workers
-    run through ``loadtests/patches.py`` so that their /metrics listens on
-    loopback.  ``extra_pythonpath`` is prepended to the servers'
-    PYTHONPATH (e.g. a folder holding ``hiredis``).  On failure, stops
-    what it started and raises RuntimeError."""
+    Gateways are ``python -m services.cli gateway``, workers ``python -m
+    services.cli worker --bots none`` with their /metrics on loopback.
+    ``extra_pythonpath`` is prepended to the servers' PYTHONPATH (e.g. a
+    folder of packages installed aside).  On failure, stops what it
+    started and raises RuntimeError."""
     env = {**os.environ, "TAPIS_REDIS_URL": redis_url, "TAPIS_SHARDS": str(shards)}
     env.pop("TAPIS_METRICS_PORT", None)
     if extra_pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_pythonpath, env.get("PYTHONPATH")) if p)
     logdir.mkdir(parents=True, exist_ok=True)
     cl = Cluster(redis_url)
-    patches_py = str(HERE / "patches.py")
 
     def spawn(role: str, args: list[str], metrics_url: str) -> Proc:
         log = logdir / f"{role}.log"
@@ -149,15 +147,13 @@ def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, s
     try:
         for i in range(workers):
             port = port_base + 50 + i
-            cl.workers.append(spawn(f"worker{i}", [patches_py, "worker", str(port), redis_url, ",".join(worker_patches)],
-                                    f"http://127.0.0.1:{port}/metrics"))
+            args = ["-m", "services.cli", "worker", "--redis", redis_url, "--bots", "none", "--metrics-port", str(port),
+                    "--metrics-host", "127.0.0.1", "--log-level", "warning"]
+            cl.workers.append(spawn(f"worker{i}", args, f"http://127.0.0.1:{port}/metrics"))
         for i in range(gateways):
             port = port_base + i
-            if gateway_patches:
-                args = [patches_py, "gateway", str(port), redis_url, ",".join(gateway_patches)]
-            else:
-                args = ["-m", "services.cli", "gateway", "--host", "127.0.0.1", "--port", str(port), "--redis",
-                        redis_url, "--log-level", "warning"]
+            args = ["-m", "services.cli", "gateway", "--host", "127.0.0.1", "--port", str(port), "--redis",
+                    redis_url, "--log-level", "warning"]
             cl.gateways.append(spawn(f"gateway{i}", args, f"http://127.0.0.1:{port}/metrics"))
         deadline = time.monotonic() + 60
         for proc in cl.started:
@@ -528,7 +524,6 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
               game: str = "maumau", duration: float = 30.0, options: dict | None = None,
               redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
               engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
-              gateway_patches: tuple[str, ...] = (), worker_patches: tuple[str, ...] = (),
               extra_pythonpath: str | None = None) -> dict[str, Any]:
     """Flush the bench database, start the processes, run one driver step
     per entry of ``tables`` (each ``duration`` seconds), stop the
@@ -538,8 +533,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     of the bench's range."""
     version = code_version()
     flush_db(redis_url)
-    cl = start_cluster(redis_url, gateways, workers, port_base, shards, logdir, gateway_patches, worker_patches,
-                       extra_pythonpath)
+    cl = start_cluster(redis_url, gateways, workers, port_base, shards, logdir, extra_pythonpath)
     steps = []
     try:
         for n in tables:
@@ -551,8 +545,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
         flush_db(redis_url)
     out: dict[str, Any] = {
         "cluster": {"code": version, "gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
-                    "cores": os.cpu_count(), "gateway_patches": list(gateway_patches),
-                    "worker_patches": list(worker_patches), "extra_pythonpath": extra_pythonpath},
+                    "cores": os.cpu_count(), "extra_pythonpath": extra_pythonpath},
         "steps": steps,
     }
     if engine_games:
@@ -603,12 +596,11 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
     """The whole bench as Markdown: a summary row per step, each step's
     details, the engine figure."""
     cl = bench["cluster"]
-    patches = ", ".join(cl["gateway_patches"] + cl["worker_patches"]) or "none"
     lines = [f"# {title}", "",
              f"Code {cl.get('code', '?')}; {cl['gateways']} gateway(s), {cl['workers']} worker(s), {cl['shards']} shards, "
              f"Redis `{cl['redis']}`, "
-             f"{cl['cores']} cores; patches: {patches}" + (f"; PYTHONPATH+={cl['extra_pythonpath']}" if
-                                                           cl["extra_pythonpath"] else "") + ".", "",
+             f"{cl['cores']} cores" + (f"; PYTHONPATH+={cl['extra_pythonpath']}" if cl["extra_pythonpath"] else "")
+             + ".", "",
              "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
              "|---|---|---|---|---|---|---|---|---|"]
     for st in bench["steps"]:
@@ -652,8 +644,6 @@ def main(argv: list[str] | None = None) -> int:
         port_base: int = typer.Option(19100, help="First gateway port; worker metrics from port_base+50."),
         shards: int = typer.Option(4, min=1, help="TAPIS_SHARDS."),
         profile: bool = typer.Option(False, help="py-spy every gateway and worker during play (slows them)."),
-        gateway_patch: list[str] = typer.Option([], help="Gateway patch from loadtests/patches.py (repeatable)."),
-        worker_patch: list[str] = typer.Option([], help="Worker patch from loadtests/patches.py (repeatable)."),
         pythonpath: str | None = typer.Option(None, help="Folder prepended to the servers' PYTHONPATH."),
         engine_games: int = typer.Option(100, min=0, help="Games for the in-process engine figure (0: skip)."),
         out: str = typer.Option("reports/service-bench", help="Write OUT.json and OUT.md (logs in OUT-logs/)."),
@@ -667,7 +657,6 @@ def main(argv: list[str] | None = None) -> int:
                           duration=duration, options=json.loads(options), redis_url=redis, port_base=port_base,
                           shards=shards, profile=profile, engine_games=engine_games,
                           logdir=base.with_name(base.name + "-logs"), seed=seed,
-                          gateway_patches=tuple(gateway_patch), worker_patches=tuple(worker_patch),
                           extra_pythonpath=pythonpath)
         md = bench_markdown(bench, title)
         print(md)

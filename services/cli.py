@@ -7,7 +7,6 @@ see :mod:`services.config`); flags override them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sys
@@ -39,51 +38,6 @@ def _logging(level: str) -> None:
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
-def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redis=None):
-    """The all-in-one app: gateway + ``workers`` in-process workers + bots
-    (in-process, or Celery when ``bots == "celery"``, or none).  ``redis``:
-    a client to use instead of the one the settings name (tests)."""
-    from services.bots.scheduler import CeleryBots, InProcessBots
-    from services.gateway.app import create_app
-    from services.gateway.submit import Submitter
-    from services.health import Heartbeats
-    from services.runtime import make_redis
-    from services.store.store import EventStore
-    from services.store.tables import Tables
-    from services.worker.worker import NoBots, Worker
-
-    redis = redis if redis is not None else make_redis(settings)
-    store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
-                       start_redrive_ms=settings.redrive_start_ms)
-    tables = Tables(store, capacity=settings.cache_tables)
-    heartbeats = Heartbeats()
-
-    @contextlib.asynccontextmanager
-    async def run_workers(_app):
-        stop = asyncio.Event()
-        scheduler = NoBots()
-        bot_submitter = None
-        if bots == "inprocess":
-            bot_submitter = Submitter(redis, settings.shards)
-            scheduler = InProcessBots(tables, bot_submitter, delay_ms=settings.bot_delay_ms)
-        elif bots == "celery":
-            from services.bots.celery_app import app as celery_app
-
-            scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
-        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
-                     name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
-        tasks = [asyncio.create_task(w.run(stop)) for w in ws]
-        try:
-            yield
-        finally:
-            stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            if isinstance(scheduler, InProcessBots):
-                await scheduler.close()
-
-    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers, heartbeats=heartbeats)
-
-
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -96,6 +50,8 @@ def serve(
     """Gateway + workers + bots in one process. With no Redis URL everything
     runs on an embedded store (fakeredis): nothing else to install or start."""
     import uvicorn
+
+    from services.serve import build_serve_app
 
     _logging(log_level)
     settings = _settings(redis)
@@ -188,7 +144,8 @@ def bots(
     metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
-    """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`)."""
+    """The Celery bot workers (queue `bots`, task `tapis.bots.take_turn`).
+    Exits with Celery's exit code (non-zero after an unrecoverable error)."""
     if redis:
         os.environ["TAPIS_REDIS_URL"] = redis
     from services.config import get_settings
@@ -204,7 +161,12 @@ def bots(
         start_http_server(port, addr=metrics_host)
     from services.bots.celery_app import app as celery_app
 
-    celery_app.worker_main(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency), "-P", pool])
+    # app.start (not worker_main) returns Celery's exit code: an
+    # "Unrecoverable error" (kombu can die on a Redis restart) exits
+    # non-zero, so the supervisor restarts the bot worker.
+    code = celery_app.start(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency),
+                             "-P", pool])
+    raise typer.Exit(code or 0)
 
 
 @app.command()

@@ -1,5 +1,6 @@
 """Settings for every Tapis role, read once from the environment
-(``TAPIS_*`` variables) with pydantic-settings (design.md §6)."""
+(``TAPIS_*`` variables) with pydantic-settings (the ones that matter in
+production: docs/operations.md, "Settings that matter in production")."""
 
 from __future__ import annotations
 

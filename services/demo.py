@@ -23,8 +23,8 @@ def start_embedded(port: int | None = None) -> tuple[str, object]:
     """Start an embedded ``tapis serve`` on a thread; returns (url, server)."""
     import uvicorn
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     port = port or _free_port()
     server = uvicorn.Server(uvicorn.Config(build_serve_app(Settings(redis_url=None)), host="127.0.0.1", port=port,
@@ -58,11 +58,14 @@ def run_demo(*, game: str, tables: int, players: int, strategy: str, url: str, e
     t0 = time.perf_counter()
     for _ in range(tables):
         r = client.post("/tables", json={"game": game, "players": players, "bots": bots})
+        body = r.json()
+        if r.status_code == 503 and body.get("code") == "start_pending":
+            ids.append(body["table"])  # created; a worker starts it shortly
+            continue
         if r.status_code != 201:
-            body = r.json()
             console.print(f"[red]Cannot create a table:[/red] {body.get('code')}: {body.get('detail')}")
             return 1
-        ids.append(r.json()["id"])
+        ids.append(body["id"])
     done: dict[str, dict] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} tables"),
                   TimeElapsedColumn(), console=console) as progress:

@@ -1,4 +1,4 @@
-"""Prometheus metrics, all prefixed ``tapis_`` (design.md §6).
+"""Prometheus metrics, all prefixed ``tapis_`` (docs/operations.md, "Metrics").
 
 Each process (gateway, worker, bot worker, or the all-in-one ``serve``)
 exposes its own registry.  Label values are game names, route templates,

@@ -1,4 +1,4 @@
-"""The game-as-decider contract (design.md §2).
+"""The game-as-decider contract (docs/architecture.md, "The game contract").
 
 Every game package exposes one object ``GAME`` satisfying :class:`Game`.
 The services only ever talk to games through this protocol:

@@ -1,4 +1,4 @@
-"""The event envelope and its msgpack codec (design.md §3).
+"""The event envelope and its msgpack codec (docs/architecture.md, "Events").
 
 An :class:`Event` is a past-tense fact (``CardPlayed``, ``RoundScored``).
 Games create events with ``type``, ``data`` and ``seat``; the worker sets

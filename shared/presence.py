@@ -23,6 +23,8 @@ fresh turn.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from shared.events import Event
 
 TURN_TIMED_OUT = "TurnTimedOut"
@@ -67,3 +69,26 @@ def redact(game, event: Event, seat: int | None) -> Event | None:
     if event.type in TABLE_EVENTS:
         return event
     return game.redact(event, seat)
+
+
+def feed(game, events: Iterable[Event], seat: int | None, *, first_version: int = 1,
+         table_events: bool = True) -> list[tuple[int, Event]]:
+    """A feed of ``events`` (consecutive, the first at ``first_version`` of
+    the table's log) as ``seat`` (None: a spectator) may see it: ``(version,
+    event)`` for each event shown, through :func:`redact`; an event the
+    game does not show that seat is left out, and the versions of the
+    others stay their place in the log.
+
+    ``table_events=False`` leaves the table events out too: a bot
+    strategy's feed holds only its game's events (the game's code knows no
+    other, as in :func:`shared.engine.fold`).  The gateway's feeds (``GET
+    /tables/{T}/events``, the SSE stream, the events of an applied action)
+    keep them."""
+    out: list[tuple[int, Event]] = []
+    for version, e in enumerate(events, first_version):
+        if not table_events and e.type in TABLE_EVENTS:
+            continue
+        r = redact(game, e, seat)
+        if r is not None:
+            out.append((version, r))
+    return out

@@ -1,4 +1,5 @@
-"""A msgpack-ready codec for game states (design.md §3, ``tapis:{T}:snap``).
+"""A msgpack-ready codec for game states (docs/architecture.md, "Keys":
+``tapis:{p<N>}:<T>:snap``).
 
 Game states are plain dataclasses holding ints, strs, lists, tuples, sets,
 dicts, enums and other dataclasses.  :func:`dump` turns such a value into

@@ -60,8 +60,8 @@ async def service(redis_client):
     ``redis_client``, as an httpx AsyncClient with its lifespan running."""
     import httpx
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     settings = Settings(redis_url=None, shards=2, reply_timeout_s=5, claim_idle_ms=200)
     app = build_serve_app(settings, redis=redis_client)

@@ -38,8 +38,8 @@ async def test_celery_bots_finish_an_all_bot_table(celery_worker_on_redis):
     import httpx
     from redis.asyncio import Redis
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     redis = Redis.from_url(REAL_REDIS_URL)
     await redis.flushdb()

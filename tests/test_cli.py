@@ -50,9 +50,9 @@ async def test_replay_prints_the_scores_the_service_computed(capsys):
     import httpx
     from redis.asyncio import Redis
 
-    from services.cli import build_serve_app
     from services.config import Settings
     from services.replay import replay_table
+    from services.serve import build_serve_app
 
     redis = Redis.from_url(REAL_REDIS_URL)
     await redis.flushdb()
@@ -75,3 +75,20 @@ async def test_replay_prints_the_scores_the_service_computed(capsys):
     assert out["snapshot"]["matches_replay"] is True
     await redis.flushdb()
     await redis.aclose()
+
+
+def test_bots_exit_with_celerys_exit_code(monkeypatch):
+    """Case: `tapis bots` exited 0 after Celery's "Unrecoverable error" (kombu
+    dying on a Redis restart), so an on-failure supervisor never restarted it."""
+    from services.bots import celery_app
+
+    calls = []
+
+    def start(argv):
+        calls.append(argv)
+        return 1  # what Celery returns after an unrecoverable error
+
+    monkeypatch.setattr(celery_app.app, "start", start)
+    res = runner.invoke(app, ["bots", "--redis", "redis://127.0.0.1:9/0"])
+    assert res.exit_code == 1
+    assert calls and calls[0][:3] == ["worker", "-Q", "bots"]

@@ -217,7 +217,7 @@ async def test_a_seat_joined_through_another_gateway_is_recognised(service):
     t = await create(service, players=2)
     a = await join(service, t["id"])
     await service.get(f"/tables/{t['id']}/view", headers=auth(a["token"]))  # cached with seat 0 only
-    from services.gateway.routes_tables import hash_token
+    from services.gateway.deps import hash_token
 
     ctx = service.app.state.ctx
     status, seat, _free = await ctx.store.join(t["id"], None, hash_token("other-gateway-token"), "bo")

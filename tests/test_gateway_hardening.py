@@ -111,3 +111,29 @@ async def test_a_crashing_bot_strategy_does_not_stall_the_table(service, monkeyp
     async def done():
         return (await service.get(f"/tables/{t}")).json()["status"] == "finished"
     await wait_for(done)
+
+
+async def test_the_table_and_the_seat_are_checked_before_the_body_and_query(service):
+    """The seat check is a dependency of the routes: 404, then 401/403,
+    then 422 `invalid_request` (docs/api.md, "Errors")."""
+    t = await create(service)
+    await join(service, t["id"])
+    odd = {"nothing": 1}
+    cases = [
+        ("POST", "/tables/nope/actions", {}, odd, 404, "table_not_found"),
+        ("POST", f"/tables/{t['id']}/actions", {}, odd, 401, "missing_token"),
+        ("POST", f"/tables/{t['id']}/actions", auth("nope"), odd, 403, "bad_token"),
+        ("GET", "/tables/nope/events?after=-1", {}, None, 404, "table_not_found"),
+        ("GET", f"/tables/{t['id']}/events?after=-1", auth("nope"), None, 403, "bad_token"),
+        ("GET", f"/tables/{t['id']}/events?after=-1", {}, None, 422, "invalid_request"),
+    ]
+    for method, url, headers, body, status, code in cases:
+        r = await service.request(method, url, headers=headers, json=body)
+        assert (r.status_code, r.json()["code"]) == (status, code), (method, url, r.text)
+
+
+@pytest.mark.parametrize("bad", [{"turn_seconds": "2"}, {"turn_seconds": True}, {"turn_seconds": 2.0},
+                                 {"turn_seconds": 0}, {"turn_seconds": 601}, {"stand_in": ""}])
+async def test_turn_clock_fields_are_strict(service, bad):
+    r = await service.post("/tables", json={"game": "toy", "players": 2, **bad})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_request"), r.text

@@ -15,11 +15,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from services import metrics
 from services.bots.turn import take_turn
 from services.config import Settings
-from services.gateway.submit import Submitter
+from services.messaging import Command, Submitter
 from services.store import keys
 from services.store.store import EventStore
 from services.store.tables import Tables
-from services.worker.commands import Command
 from services.worker.worker import Worker
 from shared.engine import fold
 from shared.presence import SEAT_RETURNED, TURN_TIMED_OUT
@@ -279,7 +278,7 @@ async def test_a_game_bug_is_dead_lettered_as_internal_error_not_bad_action(redi
     await w.handle(keys.commands(0), entry, (await redis_client.xrange(keys.commands(0), entry, entry))[0][1])
     dead = await redis_client.xrange(keys.DEAD_LETTERS)
     assert len(dead) == 1 and dead[0][1][b"reason"].startswith(b"crash: TypeError")
-    from services.worker.commands import Reply
+    from services.messaging import Reply
 
     replies = await redis_client.xrange(keys.replies(reply_stream))
     reply = Reply.unpack(replies[-1][1][b"m"])
@@ -465,3 +464,125 @@ async def test_an_unexpected_exception_is_problem_json_not_plain_text(monkeypatc
     assert r.headers["content-type"] == "application/problem+json"
     assert r.json()["code"] == "internal_error"
     assert "a bug" not in r.text
+
+
+async def test_coming_back_after_the_game_ended_is_refused(redis_client, table_id):
+    """Case: /back on a finished game appended a SeatReturned after the end
+    and counted the game as finished twice."""
+    await make_table(redis_client, table_id, bots={1: "first"}, humans=[0], players=2, target=1, turn_ms=2_000)
+    w = Worker(redis_client, settings(), bots=RecordingBots())
+    await w.process(cmd(table_id, "start", kind="start", seat=None))
+    assert (await w.process(cmd(table_id, "u0.a", seat=0, action={"type": "add", "n": 1}))).ok
+    version = await EventStore(redis_client).version(table_id)
+    r = await w.process(cmd(table_id, "r0.x", kind="back", seat=0))
+    assert (r.ok, r.code) == (False, "game_over")
+    assert await EventStore(redis_client).version(table_id) == version
+
+
+async def test_redriving_one_turn_backs_off(redis_client, table_id):
+    """Case: the sweeper enqueued a copy of a slow bot turn every re-drive
+    delay and flooded the bot queue.  Each re-drive of the same turn now
+    waits as long as the turn has already waited."""
+    await make_table(redis_client, table_id, bots={0: "first", 1: "first"})
+    w = Worker(redis_client, settings(), bots=RecordingBots())
+    await w.process(cmd(table_id, "start", kind="start", seat=None))
+    start_ts = (await w.tables.get(table_id)).last_ts
+    bots = RecordingBots()
+    clock = Clock()
+    sweeper = Worker(redis_client, settings(), bots=bots, clock=clock)
+    clock.ms = start_ts + 1_000  # first re-drive: waited 1 s -> next in max(1 s, 1 s)
+    assert await sweeper.sweep_once() == 1
+    assert await due_of(redis_client, table_id) == clock.ms + 1_000
+    clock.ms = start_ts + 2_000  # waited 2 s -> next in 2 s
+    assert await sweeper.sweep_once() == 1
+    assert await due_of(redis_client, table_id) == clock.ms + 2_000
+    clock.ms = start_ts + 4_000
+    assert await sweeper.sweep_once() == 1
+    assert await due_of(redis_client, table_id) == clock.ms + 4_000
+    assert len(bots.turns) == 3
+
+
+async def test_two_tables_with_the_same_command_id_get_their_own_replies(redis_client):
+    """Case (found by the chaos harness): client command ids are scoped to
+    a seat, not a table; two tables' requests with the same id shared one
+    reply.  Each now gets its own table's outcome."""
+    import asyncio as aio
+
+    from services.messaging import Submitter
+
+    for t in ("ta", "tb"):
+        await make_table(redis_client, t, bots={0: "first"}, players=1)
+    w = Worker(redis_client, settings(), bots=RecordingBots())
+    await w.ensure_groups()
+    for t in ("ta", "tb"):
+        await w.process(cmd(t, "start", kind="start", seat=None))
+    sub = Submitter(redis_client, 1, reply_timeout_s=5)
+    a = aio.create_task(sub.send("ta", seat=0, action={"type": "add", "n": 1}, expected=1, command_id="u0.same"))
+    b = aio.create_task(sub.send("tb", seat=0, action={"type": "add", "n": 1}, expected=9, command_id="u0.same"))
+    await aio.sleep(0.1)
+    stop = aio.Event()
+    runner = aio.create_task(w.run(stop))
+    ra, rb = await aio.gather(a, b)
+    stop.set()
+    await runner
+    await sub.stop()
+    assert (ra.ok, ra.version) == (True, 2)
+    assert (rb.ok, rb.code) == (False, "stale_version")
+
+
+async def test_a_slow_periodic_loop_is_not_a_stalled_one(redis_client):
+    """Case: a stall limit below the reclaimer's period made a healthy
+    worker exit.  A periodic loop may be one period late."""
+    import asyncio as aio
+
+    w = Worker(redis_client, settings(loop_stall_exit_s=1.0, claim_idle_ms=4_000, sweep_interval_ms=200))
+    stop = aio.Event()
+    runner = aio.create_task(w.run(stop))
+    await aio.sleep(2.5)
+    stop.set()
+    await runner
+    assert w.failed is False
+
+
+async def test_a_stalled_loop_makes_the_worker_fail_fast(redis_client, monkeypatch):
+    """A shard loop that cannot complete a read makes run() return with
+    ``failed`` set (and ``tapis worker`` exit 3), even if Redis hangs."""
+    import asyncio as aio
+
+    w = Worker(redis_client, settings(loop_stall_exit_s=1.0, claim_idle_ms=100))
+
+    async def hang(*_a, **_k):
+        await aio.sleep(3600)
+
+    await w.ensure_groups()
+    monkeypatch.setattr(w.redis, "xreadgroup", hang)
+    monkeypatch.setattr(w.redis, "zrem", hang)
+    t0 = time.monotonic()
+    await aio.wait_for(w.run(), 15)
+    assert w.failed is True
+    assert time.monotonic() - t0 < 10
+
+
+async def test_a_join_whose_start_is_not_confirmed_says_waiting():
+    """Case: a join that filled the table with no worker running answered
+    `playing` while the table was still waiting; it says `waiting`, and the
+    sweeper starts the table later."""
+    import httpx
+    from fakeredis import FakeServer
+    from fakeredis.aioredis import FakeRedis
+
+    from services.gateway.app import create_app
+
+    redis = FakeRedis(server=FakeServer())
+    s = settings(reply_timeout_s=0.3)
+    await make_table(redis, "tj", bots={1: "first"})
+    app = create_app(s, redis)
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+            r = await client.post("/tables/tj/join", json={"seat": 0})
+    assert r.status_code == 200 and r.json()["status"] == "waiting"
+    w = Worker(redis, s, bots=RecordingBots(), clock=lambda: int(time.time() * 1000) + 60_000)
+    await w.ensure_groups()
+    assert await w.sweep_once() == 1
+    assert await EventStore(redis).version("tj") == 1
+    await redis.aclose()

@@ -22,8 +22,8 @@ CASES = [("maumau", 4, "heuristic"), ("maumau", 2, "random"), ("maudix", 3, "heu
 async def embedded():
     import httpx
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     redis = FakeRedis(server=FakeServer())
     app = build_serve_app(Settings(redis_url=None, shards=2, reply_timeout_s=10), redis=redis)

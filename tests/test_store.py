@@ -1,5 +1,5 @@
 """Event store contract: one test class, run against fakeredis and the
-real Redis at 127.0.0.1:6379 (design.md §3)."""
+real Redis at 127.0.0.1:6379 (docs/architecture.md, "Keys")."""
 
 from __future__ import annotations
 

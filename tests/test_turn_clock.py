@@ -26,8 +26,8 @@ GAMES = [("maumau", 3), ("maudix", 3), ("dix", 3), ("mauw", 3), ("maudit_mot_dit
 async def embedded():
     import httpx
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     redis = FakeRedis(server=FakeServer())
     # A bot delay leaves the person a window to act while the stand-in waits.

@@ -9,9 +9,9 @@ import time
 
 
 from services.config import Settings
+from services.messaging import Command
 from services.store import keys
 from services.store.store import EventStore, Outcome
-from services.worker.commands import Command
 from services.worker.worker import Worker, digest
 
 
@@ -126,7 +126,7 @@ async def test_pending_commands_of_a_dead_worker_are_applied_exactly_once(redis_
 
 
 async def test_run_loop_replies_to_the_waiting_gateway(redis_client, table_id):
-    from services.gateway.submit import Submitter
+    from services.messaging import Submitter
 
     await setup_table(redis_client, table_id)
     w = Worker(redis_client, settings())

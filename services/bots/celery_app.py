@@ -46,7 +46,7 @@ _local = threading.local()
 def _runtime():
     rt = getattr(_local, "rt", None)
     if rt is None:
-        from services.gateway.submit import Submitter
+        from services.messaging import Submitter
         from services.runtime import make_redis
         from services.store.store import EventStore
         from services.store.tables import Tables

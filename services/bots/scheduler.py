@@ -13,7 +13,7 @@ import logging
 import random
 
 from services.bots.turn import take_turn
-from services.gateway.submit import Submitter
+from services.messaging import Submitter
 from services.store.tables import Tables
 
 log = logging.getLogger("tapis.bots")

@@ -17,11 +17,11 @@ import random
 import time
 
 from services import metrics
-from services.gateway.submit import Submitter
+from services.messaging import Submitter
 from services.store import keys
 from services.store.tables import Tables
+from shared import presence
 from shared.engine import IllegalAction, wants_feed
-from shared.presence import TABLE_EVENTS
 
 log = logging.getLogger("tapis.bots")
 
@@ -56,7 +56,7 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     kwargs = {}
     if wants_feed(strategy):
         events = await tables.store.read(table, until=version)
-        kwargs["feed"] = [r for e in events if e.type not in TABLE_EVENTS and (r := game.redact(e, seat)) is not None]
+        kwargs["feed"] = [e for _v, e in presence.feed(game, events, seat, table_events=False)]
     t0 = time.perf_counter()
     # In a thread: a Monte Carlo or word-vector bot must not stall the
     # event loop of an all-in-one `tapis serve`.

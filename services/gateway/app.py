@@ -3,7 +3,8 @@
 Routes live in :mod:`services.gateway.routes_games`,
 :mod:`services.gateway.routes_tables` and :mod:`services.gateway.routes_ops`;
 they stay thin and call the store, the table cache and the submitter kept
-on :class:`GatewayContext`.
+on :class:`GatewayContext`, which they receive, with the table and the
+caller's seat, from the dependencies of :mod:`services.gateway.deps`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from redis.asyncio import Redis
 from services.config import Settings
 from services.gateway import errors
 from services.gateway.middleware import BodyLimit, RedMetrics
-from services.gateway.submit import Submitter
 from services.health import Heartbeats
+from services.messaging import Submitter
 from services.store.store import EventStore
 from services.store.tables import Tables
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from services import metrics
+from services.gateway.deps import Ctx
 from services.gateway.errors import ApiError
 from services.store import keys
 
@@ -14,12 +15,11 @@ router = APIRouter(tags=["operations"])
 
 @router.get("/healthz", summary="Liveness",
             responses={503: {"description": "A loop stopped making progress (`loop_stalled`): restart the process."}})
-async def healthz(request: Request) -> dict:
+async def healthz(ctx: Ctx) -> dict:
     """200 while every loop of this process (the reply listener; in `tapis
     serve` also the workers' shard loops, reclaimer and sweeper) completed
     an iteration within `TAPIS_LOOP_STALL_EXIT_S`; `loops` gives the seconds
     since each one's last beat. 503 `loop_stalled` otherwise."""
-    ctx = request.app.state.ctx
     ok, ages = ctx.heartbeats.report(ctx.settings.loop_stall_exit_s)
     if not ok:
         raise ApiError(503, "loop_stalled", "a loop of this process has stopped making progress", extra={"loops": ages})
@@ -27,10 +27,9 @@ async def healthz(request: Request) -> dict:
 
 
 @router.get("/readyz", summary="Readiness", responses={503: {"description": "Redis unreachable (`not_ready`)."}})
-async def readyz(request: Request) -> dict:
+async def readyz(ctx: Ctx) -> dict:
     """200 when Redis answers; 503 `not_ready` otherwise (take the
     gateway out of the load balancer)."""
-    ctx = request.app.state.ctx
     try:
         await ctx.redis.ping()
     except Exception:
@@ -39,10 +38,9 @@ async def readyz(request: Request) -> dict:
 
 
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response)
-async def prometheus_metrics(request: Request) -> Response:
+async def prometheus_metrics(ctx: Ctx) -> Response:
     """This process's `tapis_*` metrics in the Prometheus text format.
     `tapis_active_tables` is read from the shared counter in Redis."""
-    ctx = request.app.state.ctx
     try:
         stats = await ctx.redis.hgetall(keys.STATS)
         for k, v in stats.items():

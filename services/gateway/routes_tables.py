@@ -1,11 +1,13 @@
 """Tables: lobby, create, join, view, actions, event feed and SSE stream
-(design.md §5)."""
+(docs/api.md; docs/architecture.md, "The flow of one action").
+
+The table a path names and the caller's seat come from the dependencies
+of :mod:`services.gateway.deps`; feeds are redacted for the caller by
+:func:`shared.presence.feed`."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import random
 import re
@@ -21,6 +23,16 @@ from redis.exceptions import RedisError
 from sse_starlette.sse import EventSourceResponse
 
 from services import metrics
+from services.gateway.deps import (
+    ActingPlayer,
+    Ctx,
+    FeedReader,
+    Player,
+    Viewer,
+    check_table_id,
+    hash_token,
+    load_table,
+)
 from services.gateway.errors import ApiError, status_for_refusal
 from services.gateway.schemas import (
     ActionApplied,
@@ -33,8 +45,7 @@ from services.gateway.schemas import (
     SubmitAction,
     TableInfo,
 )
-from services.gateway.submit import ReplyTimeout
-from services.store import keys
+from services.messaging import ReplyTimeout
 from services.store.store import TableExists
 from services.store.tables import Table
 from shared import presence
@@ -53,55 +64,6 @@ R403 = {403: {"description": "Token does not match a seat of this table (`bad_to
 R404 = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
 R409 = {409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.", **_ERR}}
 R422 = {422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
-
-
-def hash_token(token: str) -> str:
-    """sha256 hex of a seat token (only hashes are stored)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _ctx(request: Request):
-    return request.app.state.ctx
-
-
-def _check_table_id(table: str) -> None:
-    if not keys.TABLE_ID_RE.match(table):
-        raise ApiError(404, "table_not_found", "no such table")
-
-
-async def _load(request: Request, table: str, *, refresh_meta: bool = False) -> Table:
-    _check_table_id(table)
-    t = await _ctx(request).tables.get(table, refresh_meta=refresh_meta)
-    if t is None:
-        raise ApiError(404, "table_not_found", f"no table {table!r}")
-    return t
-
-
-def _seat_of(t: Table, authorization: str | None, *, required: bool) -> int | None:
-    if not authorization:
-        if required:
-            raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
-    h = hash_token(token.strip())
-    for seat, stored in t.humans.items():
-        if hmac.compare_digest(stored, h):
-            return seat
-    raise ApiError(403, "bad_token", "this token is not a seat of this table")
-
-
-async def _auth(request: Request, t: Table, authorization: str | None, *, required: bool) -> tuple[Table, int | None]:
-    """The caller's seat, re-reading the seats once when the token is not
-    known to this gateway's cache (a seat joined through another gateway)."""
-    try:
-        return t, _seat_of(t, authorization, required=required)
-    except ApiError as exc:
-        if exc.code != "bad_token":
-            raise
-    t = await _load(request, t.id, refresh_meta=True)
-    return t, _seat_of(t, authorization, required=required)
 
 
 def _info(t: Table) -> TableInfo:
@@ -125,30 +87,27 @@ def _info(t: Table) -> TableInfo:
     )
 
 
-def _redacted(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
-    out = []
-    for n, e in enumerate(events):
-        r = presence.redact(t.game, e, seat)
-        if r is not None:
-            d = r.to_json()
-            d["version"] = first_version + n
-            out.append(d)
-    return out
+def _feed(t: Table, events: list[Event], seat: int | None, first_version: int) -> list[dict[str, Any]]:
+    """``events`` as ``seat`` may see them (:func:`shared.presence.feed`),
+    JSON-ready, each with its ``version``."""
+    return [{**e.to_json(), "version": v} for v, e in presence.feed(t.game, events, seat, first_version=first_version)]
 
 
 @router.get("", response_model=list[TableInfo], summary="Lobby")
 async def lobby(
-    request: Request,
+    ctx: Ctx,
     game: str | None = Query(None, description="Only this game."),
     status: str | None = Query(None, pattern="^(waiting|playing|finished)$", description="Only tables in this status."),
     limit: int = Query(50, ge=1, le=500, description="At most this many tables, newest first."),
 ) -> list[TableInfo]:
     """Tables, newest first, optionally filtered by game and status."""
-    ctx = _ctx(request)
     ids = await ctx.store.lobby(min(limit * 4, ctx.settings.max_tables_listed * 4))
     out: list[TableInfo] = []
     for tid in ids:
-        t = await ctx.tables.get(tid, refresh_meta=True)
+        try:
+            t = await ctx.tables.get(tid, refresh_meta=True)
+        except UnknownGame:  # a table of a game this gateway does not host
+            continue
         if t is None:
             continue
         info = _info(t)
@@ -161,13 +120,17 @@ async def lobby(
 
 
 @router.post("", response_model=TableInfo, status_code=201, summary="Create a table",
-             responses={422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `unknown_strategy`.", **_ERR}})
-async def create_table(request: Request, body: CreateTable) -> TableInfo:
+             responses={409: {"description": "`table_exists` (an id collision; try again).", **_ERR},
+                        422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `bad_seat`, "
+                                             "`unknown_strategy`, `invalid_request`.", **_ERR},
+                        503: {"description": "`start_pending`: the all-bot table was created (`table` names it) but its "
+                                             "start is not confirmed yet; it starts as soon as a worker can. "
+                                             "`store_unavailable`: Redis unreachable.", **_ERR}})
+async def create_table(ctx: Ctx, body: CreateTable) -> TableInfo:
     """Create a table of `game` with `players` seats and `options`. Seats
     listed in `bots` are filled by bots at once; the others are taken with
     `POST /tables/{T}/join`. The game starts (cards are dealt) as soon as
     the last seat is filled."""
-    ctx = _ctx(request)
     try:
         game = get_game(body.game)
     except UnknownGame:
@@ -200,18 +163,18 @@ async def create_table(request: Request, body: CreateTable) -> TableInfo:
     except TableExists:  # 48 random bits: practically never
         raise ApiError(409, "table_exists", "table id collision; try again") from None
     if len(body.bots) == body.players:
-        await _start(request, tid)
+        await _start(ctx, tid)
     t = await ctx.tables.get(tid, refresh_meta=True)
     assert t is not None
     return _info(t)
 
 
-async def _start(request: Request, table: str) -> None:
+async def _start(ctx: Ctx, table: str) -> None:
     """Send the start of a full table and wait for it.  Raises 503
     ``start_pending`` when it could not be confirmed: the table exists and
     the sweeper starts it as soon as a worker can."""
     try:
-        reply = await _ctx(request).submitter.send(table, kind="start", command_id="start")
+        reply = await ctx.submitter.send(table, kind="start", command_id="start")
     except (ReplyTimeout, RedisError, OSError):
         reply = None
     if reply is None or not reply.ok:
@@ -220,18 +183,17 @@ async def _start(request: Request, table: str) -> None:
 
 
 @router.get("/{table}", response_model=TableInfo, summary="One table", responses={**R404})
-async def get_table(request: Request, table: str) -> TableInfo:
+async def get_table(ctx: Ctx, table: str) -> TableInfo:
     """The table's seats, status, version and (once finished) result."""
-    return _info(await _load(request, table, refresh_meta=True))
+    return _info(await load_table(ctx, table, refresh_meta=True))
 
 
 @router.post("/{table}/join", response_model=Joined, summary="Take a seat", responses={**R404, **R409})
-async def join(request: Request, table: str, body: JoinTable | None = None) -> Joined:
+async def join(ctx: Ctx, table: str, body: JoinTable | None = None) -> Joined:
     """Take a free seat (the one asked for, or the first free one). Returns
     the seat and its secret token; only a hash of the token is stored.
     When this fills the last seat the game starts."""
-    ctx = _ctx(request)
-    _check_table_id(table)
+    check_table_id(table)
     body = body or JoinTable()
     token = secrets.token_urlsafe(24)
     status, seat, free = await ctx.store.join(table, body.seat, hash_token(token), body.name)
@@ -244,21 +206,22 @@ async def join(request: Request, table: str, body: JoinTable | None = None) -> J
     if status == "bad_seat":
         raise ApiError(422, "bad_seat", f"seat {body.seat} is not a seat of this table")
     ctx.tables.drop(table)
+    started = False
     if free == 0:
         try:
-            await ctx.submitter.send(table, kind="start", command_id="start")
+            reply = await ctx.submitter.send(table, kind="start", command_id="start")
+            started = reply is not None and reply.ok
         except (ReplyTimeout, RedisError, OSError):
             pass  # the table is in the due set: the sweeper starts it if this start was lost
-    return Joined(table=table, seat=seat, token=token, status="playing" if free == 0 else "waiting")
+    return Joined(table=table, seat=seat, token=token, status="playing" if started else "waiting")
 
 
 @router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
             responses={**R401, **R403, **R404})
-async def view(request: Request, table: str, authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator view.")) -> SeatView:
+async def view(table: str, caller: Viewer) -> SeatView:
     """With a seat token: that seat's view, its legal actions and the
     version to send as `expected_version`. Without: the spectator view."""
-    t = await _load(request, table)
-    t, seat = await _auth(request, t, authorization, required=False)
+    t, seat = caller.table, caller.seat
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
                         awaiting=[], view=None, legal_actions=[])
@@ -277,20 +240,17 @@ async def view(request: Request, table: str, authorization: str | None = Header(
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
              responses={**R401, **R403, **R404, **R409, **R422,
                         504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.", **_ERR}})
-async def act(request: Request, table: str, body: SubmitAction,
-              authorization: str | None = Header(None, description="`Bearer <seat token>`.")) -> ActionApplied:
+async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) -> ActionApplied:
     """Apply one action for the caller's seat. The worker validates it
     against the rules; on success the reply holds the new version and the
     events it produced, redacted for the caller. Refusals come back as
     problem+json with the game's refusal code (422), or 409 for
     `stale_version` / `not_your_turn` / `game_over`. Nothing is applied
     on a refusal."""
-    ctx = _ctx(request)
-    _check_table_id(table)
-    # Authenticate on the cached table (the worker reads the log anyway);
-    # go to Redis only when the table or the seat is not known here yet.
-    t = ctx.tables.peek(table) or await _load(request, table)
-    t, seat = await _auth(request, t, authorization, required=True)
+    # The caller was authenticated on the cached table (the worker reads
+    # the log anyway): Redis was asked only if the table or the seat is not
+    # known here yet.
+    t, seat = caller.table, caller.seat
     try:
         msgpack.packb(body.action, use_bin_type=True)
     except (OverflowError, UnicodeEncodeError, TypeError, ValueError):
@@ -310,20 +270,18 @@ async def act(request: Request, table: str, body: SubmitAction,
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
     events = [decode(b) for b in reply.events]
     return ActionApplied(version=reply.version,
-                         events=_redacted(t, events, seat, reply.version - len(events) + 1))
+                         events=_feed(t, events, seat, reply.version - len(events) + 1))
 
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
-             responses={**R401, **R403, **R404, **R409,
+             responses={**R401, **R403, **R404,
+                        409: {"description": "`not_started`, `game_over`.", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
-async def back(request: Request, table: str,
-               authorization: str | None = Header(None, description="`Bearer <seat token>`.")) -> Presence:
+async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     """Come back to a seat whose turn clock ran out: the stand-in bot stops
     playing it (a `SeatReturned` event). Sending any action does the same.
     Calling it while present changes nothing."""
-    ctx = _ctx(request)
-    t = await _load(request, table)
-    t, seat = await _auth(request, t, authorization, required=True)
+    seat = caller.seat
     assert seat is not None
     try:
         reply = await ctx.submitter.send(table, kind="back", seat=seat, command_id=f"r{seat}.{uuid.uuid4().hex}")
@@ -336,30 +294,24 @@ async def back(request: Request, table: str,
 
 
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
-async def events(request: Request, table: str,
+async def events(ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Return events with a version greater than this."),
-                 limit: int = Query(500, ge=1, le=5000, description="At most this many events."),
-                 authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")) -> EventPage:
+                 limit: int = Query(500, ge=1, le=5000, description="At most this many events.")) -> EventPage:
     """The table's events after version `after`, each redacted for the
     caller (a seat sees its own cards; a spectator sees no hidden card)."""
-    ctx = _ctx(request)
-    t = await _load(request, table)
-    t, seat = await _auth(request, t, authorization, required=False)
+    t, seat = caller.table, caller.seat
     evs = await ctx.store.read(table, after=after, until=after + limit)
-    return EventPage(version=t.version, events=_redacted(t, evs, seat, after + 1))
+    return EventPage(version=t.version, events=_feed(t, evs, seat, after + 1))
 
 
 @router.get("/{table}/stream", summary="Live event stream (SSE)", responses={**R401, **R403, **R404})
-async def stream(request: Request, table: str,
+async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
-                 last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect)."),
-                 authorization: str | None = Header(None, description="`Bearer <seat token>`; omit for the spectator feed.")):
+                 last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect).")):
     """Server-sent events: one `event` message per log event (its `id` is
     the event's version), redacted for the caller; a `ping` comment every
     15 s. Reconnecting clients resume with `Last-Event-ID`."""
-    ctx = _ctx(request)
-    t = await _load(request, table)
-    t, seat = await _auth(request, t, authorization, required=False)
+    t, seat = caller.table, caller.seat
     if last_event_id and _DIGITS.fullmatch(last_event_id):
         after = int(last_event_id)
 
@@ -375,14 +327,9 @@ async def stream(request: Request, table: str,
             idle = 0.1
             while not await request.is_disconnected():
                 events = await ctx.store.read(table, after=last, count=200)
-                for e in events:
-                    last += 1
-                    r = presence.redact(t.game, e, seat)
-                    if r is None:
-                        continue
-                    d = r.to_json()
-                    d["version"] = last
-                    yield {"event": "event", "id": str(last), "data": json.dumps(d)}
+                for d in _feed(t, events, seat, last + 1):
+                    yield {"event": "event", "id": str(d["version"]), "data": json.dumps(d)}
+                last += len(events)
                 idle = 0.1 if events else min(idle * 2, 1.0)
                 if not events:
                     await asyncio.sleep(idle)

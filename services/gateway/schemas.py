@@ -35,13 +35,13 @@ class CreateTable(BaseModel):
         examples=[{"1": "heuristic", "2": "random"}],
     )
     turn_seconds: int | None = Field(
-        60, ge=1, le=600,
+        60, ge=1, le=600, strict=True,
         description="Turn clock of the people's seats: a seat the game waits for that does not act within this many "
                     "seconds of the table's last event is marked away (a `TurnTimedOut` event) and the `stand_in` bot "
                     "plays for it until the person acts again or calls `POST /tables/{T}/back`. null: no clock.",
     )
     stand_in: str | None = Field(
-        None,
+        None, min_length=1,
         description="Strategy that plays an away seat: one of the game's `strategies` (`pass` where the game offers a "
                     "natural pass); omitted: `heuristic` where the game has it, else `random`.",
     )
@@ -88,7 +88,8 @@ class Joined(BaseModel):
     table: str
     seat: int
     token: str = Field(description="Bearer token for this seat: `Authorization: Bearer <token>`.")
-    status: str
+    status: str = Field(description="`playing` when this seat filled the table and the game started; `waiting` "
+                                    "otherwise (free seats, or a start not confirmed yet: it starts shortly).")
 
 
 class SubmitAction(BaseModel):

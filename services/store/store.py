@@ -1,4 +1,5 @@
-"""The Redis-streams event store (design.md §3).
+"""The Redis-streams event store (docs/architecture.md, "Keys" and "The flow
+of one action").
 
 :class:`EventStore` wraps a ``redis.asyncio`` client (a real server, a
 Redis Cluster, or fakeredis in embedded mode: the same code path).

@@ -1,5 +1,6 @@
 """Rebuilding a table's state: in-process cache → snapshot + tail → full
-replay (design.md §4).  Used by workers, gateways and bot workers alike.
+replay (docs/architecture.md, "The flow of one action", step 3).  Used by
+workers, gateways and bot workers alike.
 
 A :class:`Table` is the projection of one table held in memory: its game,
 meta, folded state and version.  :meth:`Tables.get` always reads the tail

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from dataclasses import replace
 import logging
 import os
 import random
@@ -49,12 +50,12 @@ from redis.exceptions import ResponseError
 from services import metrics
 from services.config import Settings
 from services.health import Heartbeats, is_transient
+from services.messaging import Command, CommandDecodeError, Reply
 from services.store import keys
 from services.store.store import EventStore, Outcome
 from services.store.tables import Table, Tables
-from services.worker.commands import Command, CommandDecodeError, Reply
 from shared import presence
-from shared.engine import BAD_ACTION, IllegalAction, same_shape
+from shared.engine import BAD_ACTION, GAME_OVER, IllegalAction, same_shape
 from shared.events import Event, encode
 
 log = logging.getLogger("tapis.worker")
@@ -67,6 +68,8 @@ MISMATCH = "idempotency_mismatch"
 NOT_A_BOT_SEAT = "not_a_bot_seat"
 NOT_DUE = "not_due"
 NOT_A_PERSON = "not_a_person"
+#: The longest wait between two re-drives of the same bot turn.
+MAX_REDRIVE_BACKOFF_MS = 300_000
 
 
 def digest(cmd: Command) -> str:
@@ -168,15 +171,17 @@ class Worker:
         stops the rest."""
         stop = stop or asyncio.Event()
         await self._until_ok(self.ensure_groups, stop, "create the consumer groups")
-        names = [f"shard:{s}" for s in self.shards] + ["reclaim", "sweep"]
-        for n in names:
+        reclaim_s = max(self.settings.claim_idle_ms / 2000, 0.05)
+        sweep_s = self.settings.sweep_interval_ms / 1000
+        limit = self.settings.loop_stall_exit_s
+        # A periodic loop beats once a period: its limit allows one period more.
+        limits = {f"shard:{s}": limit for s in self.shards} | {"reclaim": limit + reclaim_s, "sweep": limit + sweep_s}
+        for n in limits:
             self.heartbeats.beat(n)
         loops = [asyncio.create_task(self._shard_loop(s, stop)) for s in self.shards]
-        loops.append(asyncio.create_task(self._every(stop, max(self.settings.claim_idle_ms / 2000, 0.05), "reclaim",
-                                                     self._reclaim_tick)))
-        loops.append(asyncio.create_task(self._every(stop, self.settings.sweep_interval_ms / 1000, "sweep",
-                                                     self._sweep_tick)))
-        watchdog = asyncio.create_task(self._watchdog(stop, names))
+        loops.append(asyncio.create_task(self._every(stop, reclaim_s, "reclaim", self._reclaim_tick)))
+        loops.append(asyncio.create_task(self._every(stop, sweep_s, "sweep", self._sweep_tick)))
+        watchdog = asyncio.create_task(self._watchdog(stop, limits))
         try:
             await stop.wait()
         finally:
@@ -187,8 +192,8 @@ class Worker:
             for t in pending:
                 t.cancel()
             await asyncio.gather(watchdog, *loops, return_exceptions=True)
-            try:
-                await self.redis.zrem(keys.WORKERS, self.name)
+            try:  # bounded: a hung Redis must not keep a failed worker from exiting
+                await asyncio.wait_for(self.redis.zrem(keys.WORKERS, self.name), 2)
             except Exception:  # noqa: BLE001 -- leaving anyway; the entry ages out
                 pass
 
@@ -205,13 +210,14 @@ class Worker:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 
-    async def _watchdog(self, stop: asyncio.Event, names: list[str]) -> None:
-        limit = self.settings.loop_stall_exit_s
+    async def _watchdog(self, stop: asyncio.Event, limits: dict[str, float]) -> None:
         while not stop.is_set():
-            await asyncio.sleep(min(1.0, limit / 4))
-            stalled = self.heartbeats.stalled(names, limit)
+            await asyncio.sleep(min(1.0, min(limits.values()) / 4))
+            ages = self.heartbeats.ages()
+            stalled = [n for n, limit in limits.items() if ages.get(n, 0.0) > limit]
             if stalled:
-                log.critical("loops %s made no progress for %.0f s: exiting for a restart", ", ".join(stalled), limit)
+                log.critical("loops %s made no progress for %.0f s or more: exiting for a restart", ", ".join(stalled),
+                             self.settings.loop_stall_exit_s)
                 self.failed = True
                 stop.set()
                 return
@@ -368,13 +374,15 @@ class Worker:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             if cmd.reply_to:
-                pipe.xadd(keys.replies(cmd.reply_to), {"m": reply.pack()}, maxlen=10_000, approximate=True)
+                pipe.xadd(keys.replies(cmd.reply_to), {"m": replace(reply, table=cmd.table).pack()}, maxlen=10_000,
+                          approximate=True)
             pipe.xack(stream, keys.GROUP, entry_id)
             await pipe.execute()
         self.processed += 1
 
     async def _reply(self, cmd: Command, reply: Reply) -> None:
-        await self.redis.xadd(keys.replies(cmd.reply_to), {"m": reply.pack()}, maxlen=10_000, approximate=True)
+        await self.redis.xadd(keys.replies(cmd.reply_to), {"m": replace(reply, table=cmd.table).pack()}, maxlen=10_000,
+                              approximate=True)
 
     async def _dead_letter(self, stream: str, entry_id: Any, fields: dict[bytes, bytes], reason: str) -> None:
         metrics.DEAD_LETTERS.inc()
@@ -476,6 +484,8 @@ class Worker:
         if cmd.kind == "back":
             if seat not in table.humans:
                 raise IllegalAction(NOT_A_PERSON, "only a person's seat can be taken back")
+            if game.result(table.state) is not None:
+                raise IllegalAction(GAME_OVER, "the game is over")
             return [presence.returned(seat)] if seat in table.away else []
         if cmd.action is None:
             raise IllegalAction(BAD_ACTION, "an action needs a body")
@@ -613,9 +623,16 @@ class Worker:
                 metrics.REDRIVEN.labels("bot").inc()
                 await self.bots.schedule(table_id, seat, version, t.game.name, strategy)
                 did = "bot"
+        due = next_due(t, now, self.settings)
         if did == "waiting":
             metrics.REDRIVEN.labels("idle").inc()
-        await self.store.schedule(table_id, version, next_due(t, now, self.settings), t.last_ts)
+        elif due is not None:
+            # Back off: the next re-drive of this turn waits as long as the
+            # turn has already waited (capped), so a slow bot queue is not
+            # flooded with copies of the same turn.
+            waited = max(0, now - t.last_ts)
+            due = max(due, now + min(waited, MAX_REDRIVE_BACKOFF_MS))
+        await self.store.schedule(table_id, version, due, t.last_ts)
         return did
 
 

@@ -20,8 +20,8 @@ import zlib
 import httpx
 import pytest
 
+from services.messaging import Command, Reply
 from services.store import keys
-from services.worker.commands import Command, Reply
 from tests.e2e import procs
 from tests.e2e.client import (
     Api,

@@ -44,8 +44,8 @@ async def asgi_service():
     from fakeredis import FakeServer
     from fakeredis.aioredis import FakeRedis
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     redis = FakeRedis(server=FakeServer())
     app = build_serve_app(Settings(redis_url=None, shards=2, reply_timeout_s=5), bots="none", redis=redis)
@@ -201,8 +201,8 @@ def uvicorn_service():
     import redis
     import uvicorn
 
-    from services.cli import build_serve_app
     from services.config import Settings
+    from services.serve import build_serve_app
 
     sync = redis.Redis.from_url(BENCH_REDIS_URL)
     sync.flushdb()

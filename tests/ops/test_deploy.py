@@ -165,6 +165,8 @@ def test_k8s_deployment_per_role_with_probes_and_requests(k8s):
     gw = deployments["tapis-gateway"]["spec"]["template"]["spec"]["containers"][0]
     assert gw["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert gw["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    worker = deployments["tapis-worker"]["spec"]["template"]["spec"]["containers"][0]
+    assert worker["livenessProbe"]["httpGet"]["path"] == "/healthz"  # loop heartbeats, not just "it answers"
 
 
 def test_k8s_gateway_probe_paths_exist_in_the_app():

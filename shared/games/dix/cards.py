@@ -12,8 +12,8 @@ Codes (all plain ``str``, hashable, msgpack/JSON-native):
 Copies of the same card share a code (there are three ``"R2"`` in the
 full deck), so piles are multisets of codes.
 
-Deck composition (rulings, ``shared/rules/README.md`` § DIX; the source
-is silent): per colour, Number cards 1–3 ×3, 4–6 ×3, 7–9 ×1 (21) and two
+Deck composition (rulings, ``docs/games/dix.md``; the publisher's rules
+are silent): per colour, Number cards 1–3 ×3, 4–6 ×3, 7–9 ×1 (21) and two
 colour jokers; nine numbered jokers 1–9; 27 Currency cards: value 1 ×7,
 2 ×6, 3 ×6, 4 ×4, 5 ×4 — 128 cards.  Player-count removal (source p. 4):
 at 3 players the "4+" cards leave the game (one 1, 2 and 3 of each colour,

@@ -1,9 +1,9 @@
 """DIX — push-your-luck for 1 to 5 players (Molly Johnson, AEG 2021).
 
-Rules as implemented (source: ``shared/rules/source/dix.fr.txt``, page
-numbers are the source's; rulings: ``shared/rules/README.md`` § DIX;
-choices where both are silent are marked *ours* and listed in
-``docs/games/dix.md``).
+Rules as implemented (documented, with the rulings, in ``docs/games/dix.md``;
+page numbers are those of the publisher's rules booklet, which is not in
+this repository, see docs/architecture.md, "Game rules"; choices where the
+rules are silent are marked *ours* and listed in ``docs/games/dix.md``).
 
 Setup.  The deck for the player count (see :mod:`shared.games.dix.cards`:
 128 cards, minus the "4+" cards at 3 players and also the "3+" cards at 2
@@ -310,7 +310,7 @@ _SORT = {c: i for i, c in enumerate(ALL_CODES)}
 
 
 class DixGame(BaseGame):
-    """DIX as a decider (design.md §2).  See the module docstring for the rules.
+    """DIX as a decider (docs/architecture.md, "The game contract").  See the module docstring for the rules.
 
     Actions (``legal_actions`` lists them exactly):
 

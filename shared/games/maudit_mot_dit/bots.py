@@ -1,6 +1,7 @@
 """Maudit Mot Dit bots: a ``random`` baseline and a word-vector ``heuristic``.
 
-A strategy sees only its seat's view and legal actions (design.md §4).
+A strategy sees only its seat's view and legal actions (docs/architecture.md,
+"Hidden information").
 
 ``random``: picks a symbol at random, gives clues drawn from a fixed list of
 common French words (retrying while :func:`.lexicon.check_clue` refuses),

@@ -1,6 +1,9 @@
-"""Maudit Mot Dit — the French word-guessing game (source:
-``rules/source/maudit-mot-dit.fr.txt``; rulings: ``rules/README.md``,
-"Maudit Mot Dit").  3 to 6 players.
+"""Maudit Mot Dit — the French word-guessing game, 3 to 6 players.
+
+The rules as implemented, rulings included, are documented in
+``docs/games/maudit_mot_dit.md``.  "(source, ...)" below names the part of
+the publisher's French rules followed; that text is not in this
+repository (docs/architecture.md, "Game rules").
 
 Setup (source, "Mise en place").  The 110 word cards are shuffled; half (55)
 go face down to the centre of the table as the score pile, the other half

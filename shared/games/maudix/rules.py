@@ -1,8 +1,9 @@
 """Maudix: seven trick-taking contracts for 3 to 12 players, lowest total wins.
 
-Source: ``shared/rules/source/maudix.fr.txt`` (sections §01–§10 below refer to
-its numbered parts); rulings: ``shared/rules/README.md`` (Maudix section);
-the choices made where both are silent are in ``docs/games/maudix.md``.
+The rules as implemented, with the rulings and the choices made where the
+rules are silent, are documented in ``docs/games/maudix.md``.  Sections
+§01–§10 below refer to the numbered parts of the publisher's French rules,
+which are not in this repository (docs/architecture.md, "Game rules").
 
 The rules as implemented
 ------------------------
@@ -474,7 +475,7 @@ def _card_field(action: Mapping[str, Any], key: str = "card") -> str:
 
 
 class Maudix(BaseGame):
-    """The Maudix decider (design.md §2).  See the module doc for the rules.
+    """The Maudix decider (docs/architecture.md, "The game contract").  See the module doc for the rules.
 
     Actions (``legal_actions`` lists them exactly in these shapes):
 

@@ -1,7 +1,9 @@
-"""Mau Mau, a shedding game for 2–12 players (source: rules/source/mau-mau.fr.txt).
+"""Mau Mau, a shedding game for 2–12 players (docs/games/maumau.md).
 
-The rules as implemented (section names are the source's; "R" marks a
-ruling of rules/README.md, "T" a choice of ours, see docs/games/maumau.md):
+The rules as implemented (section names are those of the publisher's
+French rules, which are not in this repository: docs/architecture.md,
+"Game rules"; "R" marks a ruling, "T" a choice of ours, both listed in
+docs/games/maumau.md):
 
 Deck and deal (*Jeu de cartes*, *Mise en place*, *Joueurs*).  One 52-card
 French deck up to 6 players, two mixed decks (two of every card) from 7
@@ -373,7 +375,7 @@ SNAPSHOT_VERSION = 1
 
 
 class MauMau(BaseGame):
-    """The Mau Mau decider (design.md §2).
+    """The Mau Mau decider (docs/architecture.md, "The game contract").
 
     Actions (every one a dict; ``legal_actions`` lists them exactly):
 

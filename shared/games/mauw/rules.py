@@ -1,10 +1,11 @@
 """Mauw: columns, associations, blocks and attack chains (2–6 players).
 
-Source: ``shared/rules/source/mauw.fr.txt`` (sections quoted below as
-§But, §Matériel, §Mise en place, §Déroulement, §Renforcer, §Association,
-§Bloquer, §Débloquer, §Attaquer, §Fin) and the Mauw rulings of
-``shared/rules/README.md``.  ``docs/games/mauw.md`` lists every choice made
-where both are silent.
+The rules as implemented, with the rulings and every choice made where the
+rules are silent, are documented in ``docs/games/mauw.md``.  The section
+marks below (§But, §Matériel, §Mise en place, §Déroulement, §Renforcer,
+§Association, §Bloquer, §Débloquer, §Attaquer, §Fin) name the parts of the
+publisher's French rules they follow; that text is not in this repository
+(docs/architecture.md, "Game rules").
 
 The rules as implemented
 ------------------------

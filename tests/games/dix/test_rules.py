@@ -1,5 +1,6 @@
-"""DIX rules: one test per answer of the source's Q&A and per "frequent
-mistake" (shared/rules/source/dix.fr.txt), plus the rulings (README § DIX).
+"""DIX rules: one test per answer of the publisher's rules Q&A and per
+"frequent mistake" it lists, plus the rulings (all as implemented in
+docs/games/dix.md).
 
 Style: Given a position folded from events (a ``Table`` with a chosen deck,
 ``deck[0]`` flipped first) / When an action / Then the exact events.

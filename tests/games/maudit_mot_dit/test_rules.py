@@ -1,8 +1,9 @@
 """Maudit Mot Dit rules: Given events / When action / Then exact events.
 
-Sections refer to ``rules/source/maudit-mot-dit.fr.txt`` ("Tour d'un
-joueur", scoring, "Fin de partie", Notes) and the Maudit Mot Dit rulings of
-``rules/README.md``.  Expected values are worked out by hand in comments.
+Section names ("Tour d'un joueur", "Fin de partie", Notes) are those of the
+publisher's French rules, which ``docs/games/maudit_mot_dit.md`` gives beside
+its own headings; rulings are the ones recorded there.  Expected values are
+worked out by hand in comments.
 """
 
 from __future__ import annotations

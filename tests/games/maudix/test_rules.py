@@ -1,7 +1,7 @@
 """Maudix rule tests: Given events / When action / Then exact events.
 
-Sections (§) refer to shared/rules/source/maudix.fr.txt; "rulings" to the
-Maudix section of shared/rules/README.md.
+Sections (§) are those of docs/games/maudix.md (the numbered parts of the
+publisher's rules); "rulings" are the ones recorded there.
 """
 
 from __future__ import annotations

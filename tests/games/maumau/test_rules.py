@@ -1,4 +1,4 @@
-"""Mau Mau rule tests (source: rules/source/mau-mau.fr.txt; rulings: rules/README.md).
+"""Mau Mau rule tests (the rules and rulings of docs/games/maumau.md).
 
 Given events (a hand-written deal, ``talon[-1]`` on top; the dealer is the
 last seat so seat 0 plays first) / When an action / Then exact events or

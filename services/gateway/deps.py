@@ -1,0 +1,130 @@
+"""FastAPI dependencies of the gateway's routes (the ``deps.py`` of
+FastAPI's full-stack template): the shared context, the table a path
+names, and the caller's seat checked from its seat token.
+
+A seat token is sent as ``Authorization: Bearer <token>``; only its
+sha256 is stored (``seat:<n>`` = ``tok:<hash>`` in the table's meta hash).
+A token this gateway's table cache does not know (a seat joined through
+another gateway) makes it re-read the seats once before refusing it.
+
+Errors: 404 ``table_not_found``, 401 ``missing_token``, 403 ``bad_token``.
+Being dependencies, they are checked before the route's own query and
+body parameters are validated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from services.gateway.app import GatewayContext
+from services.gateway.errors import ApiError
+from services.store import keys
+from services.store.tables import Table
+
+
+def get_ctx(request: Request) -> GatewayContext:
+    """The app's :class:`~services.gateway.app.GatewayContext`."""
+    return request.app.state.ctx
+
+
+#: What every route needs: settings, store, table cache, submitter.
+Ctx = Annotated[GatewayContext, Depends(get_ctx)]
+
+
+def hash_token(token: str) -> str:
+    """sha256 hex of a seat token (only hashes are stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_table_id(table: str) -> None:
+    """404 ``table_not_found`` for a string that cannot be a table id."""
+    if not keys.TABLE_ID_RE.match(table):
+        raise ApiError(404, "table_not_found", "no such table")
+
+
+async def load_table(ctx: GatewayContext, table: str, *, refresh_meta: bool = False) -> Table:
+    """The table brought up to date with its log; 404 ``table_not_found``."""
+    check_table_id(table)
+    t = await ctx.tables.get(table, refresh_meta=refresh_meta)
+    if t is None:
+        raise ApiError(404, "table_not_found", f"no table {table!r}")
+    return t
+
+
+def seat_of(t: Table, authorization: str | None, *, required: bool) -> int | None:
+    """The seat of ``t`` whose token the ``Authorization`` header holds;
+    None for no header when not ``required`` (a spectator).  401
+    ``missing_token``, 403 ``bad_token``."""
+    if not authorization:
+        if required:
+            raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+    h = hash_token(token.strip())
+    for seat, stored in t.humans.items():
+        if hmac.compare_digest(stored, h):
+            return seat
+    raise ApiError(403, "bad_token", "this token is not a seat of this table")
+
+
+async def authenticate(ctx: GatewayContext, t: Table, authorization: str | None, *,
+                       required: bool) -> tuple[Table, int | None]:
+    """:func:`seat_of`, re-reading the seats once when the token is not
+    known to this gateway's cache (a seat joined through another gateway).
+    Returns the table (re-read or not) and the seat."""
+    try:
+        return t, seat_of(t, authorization, required=required)
+    except ApiError as exc:
+        if exc.code != "bad_token":
+            raise
+    t = await load_table(ctx, t.id, refresh_meta=True)
+    return t, seat_of(t, authorization, required=required)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The table a request names and the caller's seat at it (None: a
+    spectator)."""
+
+    table: Table
+    seat: int | None
+
+
+def caller_dependency(*, required: bool, description: str, cached: bool = False):
+    """A dependency resolving the path's ``{table}`` and the
+    ``Authorization`` header (documented with ``description``) to a
+    :class:`Caller`.  ``required``: a seat is needed (no token: 401).
+    ``cached``: take the table from this gateway's cache as it is when it
+    is there (the worker reads the log anyway), else load it."""
+
+    async def caller(table: str, ctx: Ctx,
+                     authorization: str | None = Header(None, description=description)) -> Caller:
+        if cached:
+            check_table_id(table)
+            t = ctx.tables.peek(table) or await load_table(ctx, table)
+        else:
+            t = await load_table(ctx, table)
+        t, seat = await authenticate(ctx, t, authorization, required=required)
+        return Caller(t, seat)
+
+    return caller
+
+
+#: A seat or a spectator, for a view.
+Viewer = Annotated[Caller, Depends(caller_dependency(
+    required=False, description="`Bearer <seat token>`; omit for the spectator view."))]
+#: A seat or a spectator, for an event feed.
+FeedReader = Annotated[Caller, Depends(caller_dependency(
+    required=False, description="`Bearer <seat token>`; omit for the spectator feed."))]
+#: A seat (token required).
+Player = Annotated[Caller, Depends(caller_dependency(required=True, description="`Bearer <seat token>`."))]
+#: A seat sending an action: the table comes from the cache when it is there.
+ActingPlayer = Annotated[Caller, Depends(caller_dependency(required=True, description="`Bearer <seat token>`.",
+                                                           cached=True))]

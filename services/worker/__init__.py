@@ -1,0 +1,2 @@
+"""The command consumer: :class:`services.worker.worker.Worker` (command
+loops, reclaimer, sweeper)."""
