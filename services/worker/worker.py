@@ -484,7 +484,7 @@ class Worker:
         if cmd.kind == "back":
             if seat not in table.humans:
                 raise IllegalAction(NOT_A_PERSON, "only a person's seat can be taken back")
-            if game.result(table.state) is not None:
+            if game.is_over(table.state):
                 raise IllegalAction(GAME_OVER, "the game is over")
             return [presence.returned(seat)] if seat in table.away else []
         if cmd.action is None:

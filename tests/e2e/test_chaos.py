@@ -67,10 +67,8 @@ def test_tables_finish_and_no_acknowledged_action_is_lost_or_doubled_under_fault
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: services/gateway/submit.py Submitter.send shares one pending reply between requests with the same "
-    "command id (`prev = self._waiting.get(cid)`) and _listen resolves futures by Reply.id only, but client ids "
-    "are scoped to a seat (u<seat>.<id>), not a table: two tables' requests with the same id get one reply"))
+# Was a strict xfail: the Submitter shared one reply between two tables' requests with the same client
+# command id (ids are scoped to a seat, not a table); replies are now keyed by (table, command id).
 def test_two_tables_same_command_id_get_their_own_replies(tmp_path):
     """Two tables, one gateway, the same client ``command_id`` sent by the
     same seat number of each (allowed: ids are scoped to the seat).  Table A's action is legal at
