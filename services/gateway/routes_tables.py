@@ -14,7 +14,8 @@ import re
 import secrets
 import time
 import uuid
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import msgpack
 from fastapi import APIRouter, Header, Query, Request
@@ -58,12 +59,12 @@ router = APIRouter(prefix="/tables", tags=["tables"])
 MAX_VERSION = 2**53
 _DIGITS = re.compile(r"[0-9]{1,15}", re.ASCII)
 
-_ERR = {"content": {"application/problem+json": {}}}
-R401 = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
-R403 = {403: {"description": "Token does not match a seat of this table (`bad_token`).", **_ERR}}
-R404 = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
-R409 = {409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.", **_ERR}}
-R422 = {422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
+_ERR: dict[str, Any] = {"content": {"application/problem+json": {}}}
+R401: dict[int | str, dict[str, Any]] = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
+R403: dict[int | str, dict[str, Any]] = {403: {"description": "Token does not match a seat of this table (`bad_token`).", **_ERR}}
+R404: dict[int | str, dict[str, Any]] = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
+R409: dict[int | str, dict[str, Any]] = {409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.", **_ERR}}
+R422: dict[int | str, dict[str, Any]] = {422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
 
 
 def _info(t: Table) -> TableInfo:
