@@ -42,7 +42,8 @@ def _logging(level: str) -> None:
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    redis: str | None = typer.Option(None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
+    redis: str | None = typer.Option(
+        None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
     workers: int = typer.Option(1, min=1, max=16, help="In-process workers."),
     bots: str = typer.Option("inprocess", help="Bot runner: inprocess, celery (needs `tapis bots`), or none."),
     log_level: str = typer.Option("info", help="Log level."),
@@ -198,7 +199,8 @@ def replay(
 
     settings = _settings(redis)
     if settings.redis_url is None:
-        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL (the embedded store lives only inside `tapis serve`)", err=True)
+        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL"
+                   " (the embedded store lives only inside `tapis serve`)", err=True)
         raise typer.Exit(2)
     raise typer.Exit(asyncio.run(replay_table(settings, table)))
 
@@ -209,7 +211,8 @@ def exporter(
     host: str = typer.Option("127.0.0.1", help="Address to serve /metrics on."),
     port: int = typer.Option(9103, help="Port to serve /metrics on."),
     shards: int | None = typer.Option(None, help="Command shards (default TAPIS_SHARDS)."),
-    alive_s: float = typer.Option(30.0, min=1.0, help="A worker whose heartbeat (tapis:workers) is this recent is alive."),
+    alive_s: float = typer.Option(
+        30.0, min=1.0, help="A worker whose heartbeat (tapis:workers) is this recent is alive."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """Stream and consumer-group metrics (lag, pending, oldest pending age,

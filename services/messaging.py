@@ -168,14 +168,14 @@ class Submitter:
             self._stopping = True
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), 3)
-            except (TimeoutError, Exception):
+            except (TimeoutError, Exception):  # noqa: BLE001 -- stop() must finish whatever the listener raised
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
             self._stopping = False
         try:
             await self.redis.delete(self.stream)
-        except Exception:
+        except Exception:  # noqa: BLE001 -- best-effort cleanup of the reply stream on shutdown
             pass
 
     async def _listen(self) -> None:
@@ -195,7 +195,7 @@ class Submitter:
                     last = entry_id
                     try:
                         reply = Reply.unpack(fields[b"m"])
-                    except Exception:
+                    except Exception:  # noqa: BLE001 -- one malformed entry must not kill the listener
                         log.warning("bad reply entry %s", entry_id)
                         continue
                     fut = self._waiting.pop((reply.table, reply.id), None)

@@ -196,8 +196,8 @@ class EventStore:
 
     # -- tables -----------------------------------------------------------
     async def create(
-        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str], names: dict[int, str],
-        clock: dict[str, Any] | None = None,
+        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str],
+        names: dict[int, str], clock: dict[str, Any] | None = None,
     ) -> None:
         """Create a table's meta hash (version 0, status ``waiting``) and
         list it in the lobby.  ``bots``: seat -> strategy; ``clock``: extra
@@ -285,7 +285,9 @@ class EventStore:
         the caller dies right after (:meth:`schedule` then sets the exact
         time)."""
         last_ts = events[-1].ts if events and events[-1].ts else int(time.time() * 1000)
-        argv: list[Any] = [expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table]
+        argv: list[Any] = [
+            expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table,
+        ]
         argv += [encode(e) for e in events]
         part = keys.partition(table)
         res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id),
