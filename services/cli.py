@@ -10,7 +10,7 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Optional
+from typing import Any
 
 import typer
 
@@ -20,7 +20,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Tapis: an op
 def _settings(redis: str | None, shards: int | None = None):
     from services.config import Settings
 
-    overrides = {}
+    overrides: dict[str, Any] = {}
     if redis is not None:
         overrides["redis_url"] = redis
         # Roles built from the environment (the Celery app: the bot broker
@@ -42,7 +42,8 @@ def _logging(level: str) -> None:
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    redis: Optional[str] = typer.Option(None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
+    redis: str | None = typer.Option(
+        None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
     workers: int = typer.Option(1, min=1, max=16, help="In-process workers."),
     bots: str = typer.Option("inprocess", help="Bot runner: inprocess, celery (needs `tapis bots`), or none."),
     log_level: str = typer.Option("info", help="Log level."),
@@ -66,7 +67,7 @@ def serve(
 def gateway(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """The HTTP gateway only (workers run as `tapis worker`)."""
@@ -85,8 +86,8 @@ def gateway(
 
 @app.command()
 def worker(
-    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
-    metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    metrics_port: int | None = typer.Option(None, help="Serve /metrics on this port."),
     metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     bots: str = typer.Option("celery", help="Where bot turns go: celery or none."),
     log_level: str = typer.Option("info", help="Log level."),
@@ -95,7 +96,7 @@ def worker(
     tables. Exits 3 when a loop stalls (TAPIS_LOOP_STALL_EXIT_S)."""
     from services.health import Heartbeats, serve_metrics
     from services.runtime import make_redis
-    from services.worker.worker import NoBots, Worker
+    from services.worker.worker import BotScheduler, NoBots, Worker
 
     _logging(log_level)
     settings = _settings(redis)
@@ -106,7 +107,7 @@ def worker(
     heartbeats = Heartbeats()
     if port:
         serve_metrics(port, metrics_host, heartbeats, settings.loop_stall_exit_s)
-    scheduler = NoBots()
+    scheduler: BotScheduler = NoBots()
     if bots == "celery":
         from services.bots.celery_app import app as celery_app
         from services.bots.scheduler import CeleryBots
@@ -137,10 +138,10 @@ def worker(
 
 @app.command()
 def bots(
-    redis: Optional[str] = typer.Option(None, help="Redis URL for the store (or TAPIS_REDIS_URL)."),
+    redis: str | None = typer.Option(None, help="Redis URL for the store (or TAPIS_REDIS_URL)."),
     concurrency: int = typer.Option(2, min=1, help="Bot worker processes/threads."),
     pool: str = typer.Option("threads", help="Celery pool: threads, prefork or solo."),
-    metrics_port: Optional[int] = typer.Option(None, help="Serve /metrics on this port."),
+    metrics_port: int | None = typer.Option(None, help="Serve /metrics on this port."),
     metrics_host: str = typer.Option("127.0.0.1", help="Address of the /metrics server (0.0.0.0 in containers)."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
@@ -191,25 +192,27 @@ def demo(
 @app.command()
 def replay(
     table: str = typer.Argument(..., help="Table id."),
-    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
 ) -> None:
     """Rebuild a table from its event log (no snapshot) and print its scores."""
     from services.replay import replay_table
 
     settings = _settings(redis)
     if settings.redis_url is None:
-        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL (the embedded store lives only inside `tapis serve`)", err=True)
+        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL"
+                   " (the embedded store lives only inside `tapis serve`)", err=True)
         raise typer.Exit(2)
     raise typer.Exit(asyncio.run(replay_table(settings, table)))
 
 
 @app.command()
 def exporter(
-    redis: Optional[str] = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
     host: str = typer.Option("127.0.0.1", help="Address to serve /metrics on."),
     port: int = typer.Option(9103, help="Port to serve /metrics on."),
-    shards: Optional[int] = typer.Option(None, help="Command shards (default TAPIS_SHARDS)."),
-    alive_s: float = typer.Option(30.0, min=1.0, help="A worker whose heartbeat (tapis:workers) is this recent is alive."),
+    shards: int | None = typer.Option(None, help="Command shards (default TAPIS_SHARDS)."),
+    alive_s: float = typer.Option(
+        30.0, min=1.0, help="A worker whose heartbeat (tapis:workers) is this recent is alive."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """Stream and consumer-group metrics (lag, pending, oldest pending age,

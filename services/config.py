@@ -40,23 +40,41 @@ class Settings(BaseSettings):
         10_000, ge=100, le=3_600_000,
         description="A bot (or stand-in) turn not played this long after it was due is enqueued again by the sweeper.")
     redrive_start_ms: int = Field(
-        5_000, ge=100, le=3_600_000, description="A full table not started this long after its last seat was filled is started by the sweeper.")
-    sweep_interval_ms: int = Field(1_000, ge=50, le=60_000, description="How often each worker's sweeper looks for due tables.")
+        5_000, ge=100, le=3_600_000,
+        description="A full table not started this long after its last seat was filled is started by the sweeper.")
+    sweep_interval_ms: int = Field(
+        1_000, ge=50, le=60_000, description="How often each worker's sweeper looks for due tables.")
     sweep_lease_ms: int = Field(
-        15_000, ge=100, le=3_600_000, description="A due table claimed by a sweeper is hidden from the others this long (a dead sweeper's claim runs out).")
+        15_000, ge=100, le=3_600_000,
+        description="A due table claimed by a sweeper is hidden from the others this long"
+        " (a dead sweeper's claim runs out).")
     loop_stall_exit_s: float = Field(
-        120.0, ge=1, description="A worker loop that cannot complete an iteration this long makes the process exit non-zero (its supervisor restarts it).")
-    redis_retries: int = Field(5, ge=0, le=100, description="Retries (exponential backoff, capped at 2 s) of a Redis command on a connection error or timeout.")
-    redis_health_check_s: int = Field(10, ge=0, description="Check an idle pooled connection with PING after this many seconds (0: never).")
-    bot_acks_late: bool = Field(True, description="Celery: acknowledge a bot task after it ran, not when it was received.")
-    bot_reject_on_worker_lost: bool = Field(True, description="Celery: requeue a bot task whose worker process died while running it.")
+        120.0, ge=1,
+        description="A worker loop that cannot complete an iteration this long makes the process exit non-zero"
+        " (its supervisor restarts it).")
+    redis_retries: int = Field(
+        5, ge=0, le=100,
+        description="Retries (exponential backoff, capped at 2 s) of a Redis command on a connection error or timeout.")
+    redis_health_check_s: int = Field(
+        10, ge=0, description="Check an idle pooled connection with PING after this many seconds (0: never).")
+    bot_acks_late: bool = Field(
+        True, description="Celery: acknowledge a bot task after it ran, not when it was received.")
+    bot_reject_on_worker_lost: bool = Field(
+        True, description="Celery: requeue a bot task whose worker process died while running it.")
     bot_visibility_timeout_s: int = Field(
-        300, ge=10, description="Celery Redis broker: an unacknowledged bot task is redelivered after this long (longer than any bot turn and TAPIS_BOT_DELAY_MS).")
+        300, ge=10,
+        description="Celery Redis broker: an unacknowledged bot task is redelivered after this long"
+        " (longer than any bot turn and TAPIS_BOT_DELAY_MS).")
     bot_prefetch: int = Field(1, ge=1, le=64, description="Celery: bot tasks each bot worker process reserves ahead.")
-    bot_task_retries: int = Field(8, ge=0, le=100, description="Celery: retries (exponential backoff) of a bot task that failed on a Redis error.")
+    bot_task_retries: int = Field(
+        8, ge=0, le=100,
+        description="Celery: retries (exponential backoff) of a bot task that failed on a Redis error.")
     chaos_kill_after_append: int = Field(
-        0, ge=0, description="Test hook: a worker SIGKILLs itself right after its N-th append that awaits a bot, before enqueueing the bot turn (0: off).")
-    metrics_port: int | None = Field(None, description="Port for the worker/bot /metrics server (gateway serves its own).")
+        0, ge=0,
+        description="Test hook: a worker SIGKILLs itself right after its N-th append that awaits a bot,"
+        " before enqueueing the bot turn (0: off).")
+    metrics_port: int | None = Field(
+        None, description="Port for the worker/bot /metrics server (gateway serves its own).")
 
 
 @lru_cache

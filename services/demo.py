@@ -6,11 +6,15 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import httpx
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def _free_port() -> int:
@@ -19,7 +23,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_embedded(port: int | None = None) -> tuple[str, object]:
+def start_embedded(port: int | None = None) -> tuple[str, uvicorn.Server]:
     """Start an embedded ``tapis serve`` on a thread; returns (url, server)."""
     import uvicorn
 

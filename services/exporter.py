@@ -247,7 +247,7 @@ class StreamCollector(Collector):
 
         fam = {name: self._family(name) for name in METRIC_NAMES[:-2]}
         follow_up: list[tuple[str, str, Any]] = []  # (what, shard, argument)
-        for i, stream in enumerate(streams):
+        for i, _stream in enumerate(streams):
             shard = str(i)
             length, groups, pending, last = res[2 + _PER_SHARD * i: 2 + _PER_SHARD * (i + 1)]
             fam["tapis_command_stream_length"].add_metric([shard], 0 if isinstance(length, Exception) else int(length))

@@ -69,7 +69,7 @@ def serve_metrics(port: int, host: str, heartbeats: Heartbeats, limit_s: float):
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 -- http.server's name
+        def do_GET(self) -> None:
             if self.path.split("?", 1)[0] == "/healthz":
                 ok, ages = heartbeats.report(limit_s)
                 body = json.dumps({"status": "ok" if ok else "loop_stalled", "loops": ages}).encode()

@@ -26,13 +26,15 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 
 from services.health import Heartbeats
 from services.store import keys
+from services.store.store import StreamReads
 
 log = logging.getLogger("tapis.messaging")
 
@@ -60,7 +62,7 @@ class Command:
     reply_to: str
     ts: int
 
-    def fields(self) -> dict[str, bytes | str | int]:
+    def fields(self) -> dict[FieldT, EncodableT]:
         """Stream entry fields."""
         return {
             "t": self.table,
@@ -74,7 +76,7 @@ class Command:
         }
 
     @classmethod
-    def parse(cls, fields: dict[bytes, bytes]) -> "Command":
+    def parse(cls, fields: dict[bytes, bytes]) -> Command:
         """Inverse of :meth:`fields`.  Raises :class:`CommandDecodeError`."""
         try:
             kind = fields[b"k"].decode()
@@ -166,21 +168,21 @@ class Submitter:
             self._stopping = True
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), 3)
-            except (asyncio.TimeoutError, Exception):
+            except (TimeoutError, Exception):  # noqa: BLE001 -- stop() must finish whatever the listener raised
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
             self._stopping = False
         try:
             await self.redis.delete(self.stream)
-        except Exception:
+        except Exception:  # noqa: BLE001 -- best-effort cleanup of the reply stream on shutdown
             pass
 
     async def _listen(self) -> None:
-        last = "0-0"
+        last: bytes | str = "0-0"
         while not self._stopping:
             try:
-                resp = await self.listener_redis.xread({self.stream: last}, count=500, block=500)
+                resp = cast(StreamReads, await self.listener_redis.xread({self.stream: last}, count=500, block=500))
                 self.heartbeats.beat("replies")
             except asyncio.CancelledError:
                 raise
@@ -193,7 +195,7 @@ class Submitter:
                     last = entry_id
                     try:
                         reply = Reply.unpack(fields[b"m"])
-                    except Exception:
+                    except Exception:  # noqa: BLE001 -- one malformed entry must not kill the listener
                         log.warning("bad reply entry %s", entry_id)
                         continue
                     fut = self._waiting.pop((reply.table, reply.id), None)
@@ -237,6 +239,6 @@ class Submitter:
             return None
         try:
             return await asyncio.wait_for(asyncio.shield(fut), self.reply_timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._waiting.pop((table, cid), None)
             raise ReplyTimeout(cid) from None

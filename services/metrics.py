@@ -29,23 +29,33 @@ REBUILD_LATENCY = Histogram(
     "tapis_rebuild_duration_seconds", "Time to get a table's state, by source (cache, snapshot, replay).",
     ["source"], buckets=_LAT,
 )
-CONFLICTS = Counter("tapis_version_conflicts_total", "Appends refused for a stale expected version (retried).", ["game"])
+CONFLICTS = Counter(
+    "tapis_version_conflicts_total", "Appends refused for a stale expected version (retried).", ["game"]
+)
 COMMAND_LAG = Histogram(
     "tapis_command_lag_seconds", "Worker: command submitted until picked up.", buckets=_LAT
 )
 COMMANDS_RECLAIMED = Counter("tapis_commands_reclaimed_total", "Commands reclaimed from a dead worker (XAUTOCLAIM).")
-DEAD_LETTERS = Counter("tapis_dead_letters_total", "Commands that could not be decoded, moved to the dead-letter stream.")
+DEAD_LETTERS = Counter(
+    "tapis_dead_letters_total", "Commands that could not be decoded, moved to the dead-letter stream."
+)
 TABLES_STARTED = Counter("tapis_tables_started_total", "Tables whose game started.", ["game"])
 GAMES_FINISHED = Counter("tapis_games_finished_total", "Games played to the end.", ["game"])
-ACTIVE_TABLES = Gauge("tapis_active_tables", "Tables started and not finished (from the shared Redis counter).", ["game"])
+ACTIVE_TABLES = Gauge(
+    "tapis_active_tables", "Tables started and not finished (from the shared Redis counter).", ["game"]
+)
 BOT_DECISION = Histogram(
     "tapis_bot_decision_seconds", "Bot: time to choose an action.", ["game", "strategy"], buckets=_LAT
 )
 BOT_TURNS = Counter("tapis_bot_turns_total", "Bot turns, by outcome (submitted, stale, refused).", ["game", "outcome"])
 
 # Liveness (issue 10): the sweeper, the turn clock and the loops' heartbeats.
-TURN_TIMEOUTS = Counter("tapis_turn_timeouts_total", "Turn clocks run out: a seat marked away (TurnTimedOut).", ["game"])
-SEATS_RETURNED = Counter("tapis_seats_returned_total", "Away seats taken back by their person (SeatReturned).", ["game"])
+TURN_TIMEOUTS = Counter(
+    "tapis_turn_timeouts_total", "Turn clocks run out: a seat marked away (TurnTimedOut).", ["game"]
+)
+SEATS_RETURNED = Counter(
+    "tapis_seats_returned_total", "Away seats taken back by their person (SeatReturned).", ["game"]
+)
 REDRIVEN = Counter(
     "tapis_redriven_total", "Work re-driven by the sweeper, by kind (bot: a bot turn re-enqueued; start: a start "
     "re-sent; timeout: a turn clock checked and run out; idle: a due entry with nothing left to do).", ["kind"],

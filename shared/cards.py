@@ -17,11 +17,11 @@ the hot path instead of :func:`parse`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Iterable
 
 
-class Suit(str, Enum):
+class Suit(str, Enum):  # noqa: UP042 -- StrEnum would change str()/format() of a suit
     """The four French suits; the value is the one-letter code."""
 
     SPADES = "S"

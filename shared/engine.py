@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -139,7 +140,7 @@ class Game(Protocol):
     title: str
     min_players: int
     max_players: int
-    Options: ClassVar[type[BaseModel]] | type[BaseModel]
+    Options: type[BaseModel]
     strategies: Mapping[str, Strategy]
 
     def start(self, options: BaseModel, players: int, rng: random.Random) -> list[Event]: ...
@@ -426,4 +427,6 @@ def play(
                 for e in new:
                     if (r := redact(e, s)) is not None:
                         seen.append(r)
-    return Played(events, state, steps, game.result(state))
+    result = game.result(state)
+    assert result is not None, "is_over and result disagree"
+    return Played(events, state, steps, result)

@@ -36,7 +36,7 @@ class Event:
     ts: int = 0
     cmd: str | None = None
 
-    def stamped(self, ts: int, cmd: str | None) -> "Event":
+    def stamped(self, ts: int, cmd: str | None) -> Event:
         """A copy with the worker's timestamp and command id."""
         return replace(self, ts=ts, cmd=cmd)
 
@@ -64,7 +64,7 @@ def decode(raw: bytes) -> Event:
     """
     try:
         obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-    except Exception as exc:  # msgpack raises several unrelated types
+    except Exception as exc:  # noqa: BLE001 -- msgpack raises several unrelated types; all mean "not an event"
         raise EventDecodeError(f"not msgpack: {exc.__class__.__name__}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str) or not isinstance(obj.get("d", {}), dict):
         raise EventDecodeError("not an event envelope")

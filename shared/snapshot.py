@@ -145,5 +145,5 @@ def unpack(blob: bytes, *, loader=load) -> tuple[int, Any]:
         return int(obj["v"]), loader(obj["s"])
     except SnapshotError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 -- msgpack or the game's loader may raise anything; all mean unreadable
         raise SnapshotError(f"unreadable snapshot: {exc.__class__.__name__}") from None

@@ -42,7 +42,8 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     if strategy_name is None:
         return "not_a_bot"
     game = t.game
-    if t.version != version or t.state is None or game.result(t.state) is not None or seat not in game.awaiting(t.state):
+    if (t.version != version or t.state is None or game.result(t.state) is not None
+            or seat not in game.awaiting(t.state)):
         played = await tables.store.redis.exists(keys.cmd(table, f"b{seat}.{version}"))
         outcome = "duplicate" if played else "stale"
         metrics.BOT_TURNS.labels(game.name, outcome).inc()
@@ -73,7 +74,8 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     try:
         game.decide(t.state, seat, action, random.Random(0))
     except IllegalAction as exc:  # a strategy bug must not stall the table
-        log.warning("bot %s of %s chose an illegal action (%s); playing a random legal one", strategy_name, game.name, exc.code)
+        log.warning("bot %s of %s chose an illegal action (%s); playing a random legal one",
+                    strategy_name, game.name, exc.code)
         metrics.BOT_TURNS.labels(game.name, "refused").inc()
         action = rng.choice(legal)
     await submitter.send(table, kind="bot", seat=seat, action=action, expected=version,

@@ -75,8 +75,8 @@ def create_app(
         redis=redis,
         store=store,
         tables=tables or Tables(store, capacity=settings.cache_tables),
-        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s, listener_redis=listener_redis,
-                            heartbeats=heartbeats),
+        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s,
+                            listener_redis=listener_redis, heartbeats=heartbeats),
         streams=asyncio.Semaphore(settings.max_streams),
         heartbeats=heartbeats,
     )

@@ -14,7 +14,8 @@ import re
 import secrets
 import time
 import uuid
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import msgpack
 from fastapi import APIRouter, Header, Query, Request
@@ -58,12 +59,16 @@ router = APIRouter(prefix="/tables", tags=["tables"])
 MAX_VERSION = 2**53
 _DIGITS = re.compile(r"[0-9]{1,15}", re.ASCII)
 
-_ERR = {"content": {"application/problem+json": {}}}
-R401 = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
-R403 = {403: {"description": "Token does not match a seat of this table (`bad_token`).", **_ERR}}
-R404 = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
-R409 = {409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.", **_ERR}}
-R422 = {422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
+_ERR: dict[str, Any] = {"content": {"application/problem+json": {}}}
+R401: dict[int | str, dict[str, Any]] = {401: {"description": "Missing seat token (`missing_token`).", **_ERR}}
+R403: dict[int | str, dict[str, Any]] = {
+    403: {"description": "Token does not match a seat of this table (`bad_token`).", **_ERR}}
+R404: dict[int | str, dict[str, Any]] = {404: {"description": "No such table (`table_not_found`).", **_ERR}}
+R409: dict[int | str, dict[str, Any]] = {
+    409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.",
+          **_ERR}}
+R422: dict[int | str, dict[str, Any]] = {
+    422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
 
 
 def _info(t: Table) -> TableInfo:
@@ -123,8 +128,8 @@ async def lobby(
              responses={409: {"description": "`table_exists` (an id collision; try again).", **_ERR},
                         422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `bad_seat`, "
                                              "`unknown_strategy`, `invalid_request`.", **_ERR},
-                        503: {"description": "`start_pending`: the all-bot table was created (`table` names it) but its "
-                                             "start is not confirmed yet; it starts as soon as a worker can. "
+                        503: {"description": "`start_pending`: the all-bot table was created (`table` names it) "
+                                             "but its start is not confirmed yet; it starts as soon as a worker can. "
                                              "`store_unavailable`: Redis unreachable.", **_ERR}})
 async def create_table(ctx: Ctx, body: CreateTable) -> TableInfo:
     """Create a table of `game` with `players` seats and `options`. Seats
@@ -239,7 +244,8 @@ async def view(table: str, caller: Viewer) -> SeatView:
 
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
              responses={**R401, **R403, **R404, **R409, **R422,
-                        504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.", **_ERR}})
+                        504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.",
+                              **_ERR}})
 async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) -> ActionApplied:
     """Apply one action for the caller's seat. The worker validates it
     against the rules; on success the reply holds the new version and the
@@ -295,7 +301,8 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
 
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
 async def events(ctx: Ctx, table: str, caller: FeedReader,
-                 after: int = Query(0, ge=0, le=MAX_VERSION, description="Return events with a version greater than this."),
+                 after: int = Query(0, ge=0, le=MAX_VERSION,
+                                    description="Return events with a version greater than this."),
                  limit: int = Query(500, ge=1, le=5000, description="At most this many events.")) -> EventPage:
     """The table's events after version `after`, each redacted for the
     caller (a seat sees its own cards; a spectator sees no hidden card)."""

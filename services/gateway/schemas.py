@@ -28,7 +28,8 @@ class CreateTable(BaseModel):
 
     game: str = Field(description="Game id (see `GET /games`).", examples=["maumau"])
     players: int = Field(ge=1, le=12, description="Number of seats.", examples=[3])
-    options: dict[str, Any] = Field(default_factory=dict, description="Table options; omitted ones take their defaults.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Table options; omitted ones take their defaults.")
     bots: dict[int, str] = Field(
         default_factory=dict,
         description="Seats filled by bots: seat number -> strategy (e.g. `{\"1\": \"heuristic\"}`).",
@@ -131,7 +132,8 @@ class SeatView(BaseModel):
         default_factory=dict,
         description="Seat -> deadline (ms since the epoch) of each seat the game waits for that a person plays under "
                     "the turn clock; draw a clock from it.")
-    away: list[int] = Field(default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
+    away: list[int] = Field(
+        default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
     view: dict[str, Any] | None = Field(description="The game's view for this seat (null before the game starts).")
     legal_actions: list[dict[str, Any]] = Field(description="Actions this seat may send now.")
     result: dict[str, Any] | None = None

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
@@ -128,6 +128,12 @@ return {'ok', tostring(seat), tostring(free)}
 """
 
 
+#: What redis-py returns for XRANGE (bytes responses): ``[(id, {field: value})]``.
+StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+#: What it returns for XREAD/XREADGROUP: ``[(stream, entries)]``.
+StreamReads = list[tuple[bytes, StreamEntries]]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A recorded applied command: its events are versions ``first..last``;
@@ -138,7 +144,7 @@ class Outcome:
     digest: str = ""
 
     @classmethod
-    def parse(cls, raw: bytes | str) -> "Outcome":
+    def parse(cls, raw: bytes | str) -> Outcome:
         """Parse a record string (see module doc)."""
         text = raw.decode() if isinstance(raw, bytes) else raw
         parts = text.split(" ")
@@ -190,8 +196,8 @@ class EventStore:
 
     # -- tables -----------------------------------------------------------
     async def create(
-        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str], names: dict[int, str],
-        clock: dict[str, Any] | None = None,
+        self, table: str, *, game: str, players: int, options: dict[str, Any], bots: dict[int, str],
+        names: dict[int, str], clock: dict[str, Any] | None = None,
     ) -> None:
         """Create a table's meta hash (version 0, status ``waiting``) and
         list it in the lobby.  ``bots``: seat -> strategy; ``clock``: extra
@@ -259,7 +265,7 @@ class EventStore:
 
     async def lobby(self, limit: int, offset: int = 0) -> list[str]:
         """Table ids, newest first."""
-        ids = await self.redis.zrevrange(keys.LOBBY, offset, offset + limit - 1)
+        ids = cast(list[bytes], await self.redis.zrevrange(keys.LOBBY, offset, offset + limit - 1))
         return [_s(i) for i in ids]
 
     async def set_status(self, table: str, status: str) -> None:
@@ -279,7 +285,9 @@ class EventStore:
         the caller dies right after (:meth:`schedule` then sets the exact
         time)."""
         last_ts = events[-1].ts if events and events[-1].ts else int(time.time() * 1000)
-        argv: list[Any] = [expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table]
+        argv: list[Any] = [
+            expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table,
+        ]
         argv += [encode(e) for e in events]
         part = keys.partition(table)
         res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id),
@@ -343,7 +351,7 @@ class EventStore:
         """Events with versions ``after+1 .. until`` (inclusive), in order."""
         lo = f"{after + 1}-0"
         hi = "+" if until is None else f"{until}-0"
-        rows = await self.redis.xrange(keys.events(table), lo, hi, count=count)
+        rows = cast(StreamEntries, await self.redis.xrange(keys.events(table), lo, hi, count=count))
         return [decode(fields[b"e"]) for _id, fields in rows]
 
     async def version(self, table: str) -> int | None:
@@ -358,7 +366,7 @@ class EventStore:
 
     async def load_snapshot(self, table: str) -> bytes | None:
         """The latest snapshot blob, or None."""
-        return await self.redis.get(keys.snap(table))
+        return cast("bytes | None", await self.redis.get(keys.snap(table)))
 
 
 def _s(v: bytes | str) -> str:

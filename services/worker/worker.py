@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from dataclasses import replace
 import logging
 import os
 import random
@@ -41,18 +40,21 @@ import signal
 import socket
 import time
 import uuid
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Protocol, cast
 
 import msgpack
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
+from redis.typing import EncodableT, FieldT
 
 from services import metrics
 from services.config import Settings
 from services.health import Heartbeats, is_transient
 from services.messaging import Command, CommandDecodeError, Reply
 from services.store import keys
-from services.store.store import EventStore, Outcome
+from services.store.store import EventStore, Outcome, StreamReads
 from services.store.tables import Table, Tables
 from shared import presence
 from shared.engine import BAD_ACTION, GAME_OVER, IllegalAction, same_shape
@@ -228,7 +230,8 @@ class Worker:
         delay = 0.1
         while not stop.is_set():
             try:
-                resp = await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64, block=500)
+                resp = cast(StreamReads, await self.redis.xreadgroup(keys.GROUP, self.name, {stream: ">"}, count=64,
+                                                                     block=500))
                 for _stream, entries in resp or ():
                     # Different tables' commands run concurrently (each waits
                     # on Redis round trips); one table's stay in order.
@@ -248,7 +251,7 @@ class Worker:
                 log.exception("reading %s failed", stream)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
-            except Exception:  # noqa: BLE001 -- connection blips: back off, never die
+            except Exception:
                 log.warning("reading %s failed; backing off %.1f s", stream, delay, exc_info=True)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
@@ -264,14 +267,14 @@ class Worker:
             try:
                 await asyncio.wait_for(stop.wait(), period_s)
                 return
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             try:
                 await tick()
                 self.heartbeats.beat(beat)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 -- next period retries
+            except Exception:
                 log.warning("%s failed; retrying in %.1f s", beat, period_s, exc_info=True)
 
     async def _reclaim_tick(self) -> None:
@@ -387,7 +390,8 @@ class Worker:
     async def _dead_letter(self, stream: str, entry_id: Any, fields: dict[bytes, bytes], reason: str) -> None:
         metrics.DEAD_LETTERS.inc()
         log.warning("dead letter %s from %s: %s", entry_id, stream, reason)
-        dl = {b"reason": reason.encode(), b"stream": stream.encode(), b"entry": str(entry_id).encode()}
+        dl: dict[FieldT, EncodableT] = {b"reason": reason.encode(), b"stream": stream.encode(),
+                                        b"entry": str(entry_id).encode()}
         for k, v in fields.items():
             dl[b"f:" + (k if isinstance(k, bytes) else str(k).encode())] = v
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -544,7 +548,7 @@ class Worker:
             await self.tables.maybe_snapshot(table, self.settings.snapshot_every)
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 -- see docstring
+        except Exception:
             log.warning("after-append steps of %s on %s failed; the sweeper will finish them", cmd.id, table.id,
                         exc_info=True)
 
