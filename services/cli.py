@@ -162,12 +162,26 @@ def bots(
         start_http_server(port, addr=metrics_host)
     from services.bots.celery_app import app as celery_app
 
-    # app.start (not worker_main) returns Celery's exit code: an
-    # "Unrecoverable error" (kombu can die on a Redis restart) exits
-    # non-zero, so the supervisor restarts the bot worker.
-    code = celery_app.start(["worker", "-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency),
-                             "-P", pool])
-    raise typer.Exit(code or 0)
+    # Celery's own command line, run so that its exit code comes back
+    # (app.worker_main and app.start drop it): after an "Unrecoverable
+    # error" (kombu can die on a Redis restart) `tapis bots` exits non-zero
+    # and an on-failure supervisor restarts it.
+    code = run_celery_worker(celery_app, ["-Q", "bots", f"--loglevel={log_level.upper()}", "-c", str(concurrency),
+                                          "-P", pool])
+    raise typer.Exit(code)
+
+
+def run_celery_worker(celery_app, args: list[str]) -> int:
+    """Run ``celery worker <args>`` for ``celery_app`` in this process and
+    return the worker's exit code (0 after a normal shutdown)."""
+    from celery.bin.celery import celery as celery_cli
+
+    celery_cli.params[0].default = celery_app  # the --app option, as Celery.start sets it
+    try:
+        code = celery_cli.main(args=["worker", *args], standalone_mode=False)
+    finally:
+        celery_cli.params[0].default = None
+    return code if isinstance(code, int) else 0
 
 
 @app.command()

@@ -116,11 +116,8 @@ def test_redis_outage_under_load_loses_nothing_and_kills_no_loop(tmp_path):
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: `tapis bots` exits 0 after Celery's 'Unrecoverable error' (kombu dying on a Redis restart): "
-    "services/cli.py bots() relies on celery_app.start() returning the exit code, but Celery.start "
-    "(celery/app/base.py) discards the value click's main(standalone_mode=False) returns for ctx.exit(code) "
-    "and returns None, so `raise typer.Exit(code or 0)` exits 0 (tests/test_cli.py mocks app.start)"))
+# Was a strict xfail: `tapis bots` exited 0 (Celery.start drops click's exit code); it now runs Celery's
+# command itself and exits with the worker's code (services/cli.py run_celery_worker).
 def test_a_bot_worker_that_dies_on_a_redis_restart_exits_non_zero(tmp_path):
     """When Redis goes away while ``tapis bots`` holds unacknowledged
     tasks (bots pausing 1 s before each move: delayed tasks), kombu's
