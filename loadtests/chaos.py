@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, default=180.0, help="seconds of faults (and of table creation)")
     p.add_argument("--kill-every", type=float, default=10.0, help="seconds between faults")
     p.add_argument("--redis-restarts", type=int, default=2, help="Redis restarts among the faults")
-    p.add_argument("--hook-after", type=int, default=20,
+    p.add_argument("--hook-after", type=int, default=5,
                    help="TAPIS_CHAOS_KILL_AFTER_APPEND of the workers killed through the hook")
     p.add_argument("--bound", type=float, default=600.0, help="every table must finish this long after the last fault")
     p.add_argument("--redrive-bot-ms", type=int, default=10_000,
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     schedule = chaos_lib.full_schedule(args.duration, args.kill_every, args.redis_restarts, args.hook_after)
     cfg = chaos_lib.ChaosConfig(
-        tables=args.tables, human_tables=args.human_tables, create_over_s=args.duration * 0.9,
+        tables=args.tables, human_tables=args.human_tables, create_over_s=args.duration,
         human_start_over_s=args.duration * 0.8, bot_delay_ms=args.bot_delay_ms, schedule=schedule,
         bound_s=args.bound, seed=args.seed,
         env={"TAPIS_REDRIVE_BOT_MS": str(args.redrive_bot_ms), **dict(kv.split("=", 1) for kv in args.env)},

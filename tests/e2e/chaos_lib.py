@@ -493,7 +493,7 @@ def ci_schedule() -> list[Fault]:
 
 
 def full_schedule(duration_s: float = 180, every_s: float = 10, redis_restarts: int = 2,
-                  hook_after: int = 20) -> list[Fault]:
+                  hook_after: int = 5) -> list[Fault]:
     """A fault every ``every_s`` seconds for ``duration_s`` seconds, cycling
     worker SIGKILLs (every other one via the after-append hook), the bot
     worker and the gateway, with ``redis_restarts`` Redis restarts spread
