@@ -211,10 +211,10 @@ def brute_force_score(collection: Iterable[str], bonus: int = 1) -> int:
     for placing in product([None, *COLOURS], repeat=len(numbered)):
         for wild_numbers in product(range(1, 10), repeat=len(wilds)):
             sets = {c: set(s) for c, s in base.items()}
-            for n, c in zip(numbered, placing):
+            for n, c in zip(numbered, placing, strict=True):
                 if c is not None:
                     sets[c].add(n)
-            for c, n in zip(wilds, wild_numbers):
+            for c, n in zip(wilds, wild_numbers, strict=True):
                 sets[c].add(n)
             total = 0
             for c in COLOURS:

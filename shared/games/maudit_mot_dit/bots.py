@@ -328,7 +328,9 @@ def vectors() -> Vectors | None:
 
                     nlp = spacy.load(
                         MODEL,
-                        exclude=["tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"],
+                        exclude=[
+                            "tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"
+                        ],
                     )
                     v = Vectors(nlp)
                 except (ImportError, OSError):

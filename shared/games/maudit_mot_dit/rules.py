@@ -144,14 +144,16 @@ class Options(BaseModel):
     trips: int = Field(2, ge=1, le=4, description="Trips of the box around the table (source: 2).")
     proposals_in_all_5_6: int = Field(
         3, ge=1, le=5,
-        description="At 5-6 players, proposals allowed in all after each clue, first come, one per guesser (source: up to 3).",
+        description="At 5-6 players, proposals allowed in all after each clue, first come, one per guesser "
+        "(source: up to 3).",
     )
     curse_ends_turn: bool = Field(
         True, description="When the Malédiction is given, the turn ends at once with no points (else the clues go on)."
     )
     end_when_centre_empty: bool = Field(
         False,
-        description="End the game after the turn that empties the centre pile (else points keep counting beyond the pile).",
+        description="End the game after the turn that empties the centre pile "
+        "(else points keep counting beyond the pile).",
     )
 
 
@@ -473,7 +475,9 @@ class MauditMotDit(BaseGame):
             events.extend(self._end_turn(state, MISS, [], number))
         return events
 
-    def _end_turn(self, state: State, outcome: str, finders: list[int], clues: int, curse_to: int | None = None) -> list[Event]:
+    def _end_turn(
+        self, state: State, outcome: str, finders: list[int], clues: int, curse_to: int | None = None
+    ) -> list[Event]:
         """TurnScored (source, scoring; rulings, bonuses) and what follows:
         a bad-luck choice, the next turn, or the end of the game."""
         word, count, slot = secret(state)
@@ -559,7 +563,10 @@ class MauditMotDit(BaseGame):
         return State(
             players=n,
             rules=Rules(
-                int(o["trips"]), int(o["proposals_in_all_5_6"]), bool(o["curse_ends_turn"]), bool(o["end_when_centre_empty"])
+                int(o["trips"]),
+                int(o["proposals_in_all_5_6"]),
+                bool(o["curse_ends_turn"]),
+                bool(o["end_when_centre_empty"]),
             ),
             box=[(int(f), int(b)) for f, b in d["box"]],
             centre=int(d["centre"]),

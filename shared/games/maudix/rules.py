@@ -180,14 +180,24 @@ class Options(BaseModel):
         description="Contracts played, one round each, in this order (default: the seven of §03, in order).",
     )
     voleur: bool = Field(True, description="The Voleur power (§08): a trick won by a Jack lets its winner steal.")
-    hook: bool = Field(True, description="The hook of La Prédiction (§09.06): the last bid may not make the bids add up to the tricks.")
+    hook: bool = Field(
+        True,
+        description="The hook of La Prédiction (§09.06): the last bid may not make the bids add up to the tricks.",
+    )
     return_stolen: bool = Field(
-        True, description="The thief may hand back the very card just stolen (§08 says 'a card of that suit, of your choice')."
+        True,
+        description="The thief may hand back the very card just stolen "
+        "(§08 says 'a card of that suit, of your choice').",
     )
     points_per_trick: int | None = Field(
-        None, ge=1, le=50, description="Les Plis: points per trick; None uses the table by player count (3:3, 4:5, 6:8...)."
+        None,
+        ge=1,
+        le=50,
+        description="Les Plis: points per trick; None uses the table by player count (3:3, 4:5, 6:8...).",
     )
-    first_dealer: int | None = Field(None, ge=0, le=11, description="Seat of the first dealer; None draws it at random.")
+    first_dealer: int | None = Field(
+        None, ge=0, le=11, description="Seat of the first dealer; None draws it at random."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -662,7 +672,7 @@ class Maudix(BaseGame):
             designations=st.designations,
             contamination=contamination,
         )
-        totals = [t + p for t, p in zip(st.totals, pts)]
+        totals = [t + p for t, p in zip(st.totals, pts, strict=True)]
         events.append(
             Event(
                 "RoundScored",
@@ -840,7 +850,9 @@ class Maudix(BaseGame):
         v["designated"] = [t is not None for t in st.designations]
         if seat is not None:
             v["hand"] = list(st.hands[seat])
-            mine: dict[str, Any] = {"to": st.ecart_to[seat], "cards": None, "from": st.ecart_from[seat], "received": None}
+            mine: dict[str, Any] = {
+                "to": st.ecart_to[seat], "cards": None, "from": st.ecart_from[seat], "received": None
+            }
             if st.ecart_cards[seat] is not None:
                 mine["cards"] = list(st.ecart_cards[seat])
             g = st.ecart_from[seat]
@@ -1089,7 +1101,7 @@ def _on_card_returned(st: State, e: Event) -> State:
 def _on_round_scored(st: State, e: Event) -> State:
     pts = e.data["points"]
     st.round_scores.append(list(pts))
-    st.totals = [t + p for t, p in zip(st.totals, pts)]
+    st.totals = [t + p for t, p in zip(st.totals, pts, strict=True)]
     st.turn = None
     return st
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -148,7 +148,7 @@ def hand_points(hand: list[str] | tuple[str, ...]) -> int:
 # ---------------------------------------------------------------------------
 
 
-class AcePower(str, Enum):
+class AcePower(StrEnum):
     """The optional power of the ace (*Variantes courantes*: Pouvoir de l'As)."""
 
     NONE = "none"
@@ -196,7 +196,9 @@ def resolve_decks(options: Options, players: int) -> int:
     dealt = players * options.hand_size + 1
     if options.decks is not None:
         if dealt > options.decks * size:
-            raise ValueError(f"{options.decks} deck(s) of {size} cards cannot deal {players} hands of {options.hand_size}")
+            raise ValueError(
+                f"{options.decks} deck(s) of {size} cards cannot deal {players} hands of {options.hand_size}"
+            )
         return options.decks
     decks = 1 if players <= 6 else 2
     while dealt + players > decks * size:
@@ -325,10 +327,12 @@ def final_places(totals: list[int], decider_points: list[int | None] | None) -> 
     among the players who played it."""
     if decider_points is None:
         return places_from(totals, lower_wins=True)
-    return places_from([(t, d or 0) for t, d in zip(totals, decider_points)], lower_wins=True)
+    return places_from([(t, d or 0) for t, d in zip(totals, decider_points, strict=True)], lower_wins=True)
 
 
-def _deal(rules: Rules, players: int, seats: tuple[int, ...], dealer: int, round_no: int, decider: bool, rng: random.Random) -> dict:
+def _deal(
+    rules: Rules, players: int, seats: tuple[int, ...], dealer: int, round_no: int, decider: bool, rng: random.Random
+) -> dict:
     """Shuffle and deal one round (*Mise en place*): one card at a time
     from the dealer's left, then the upcard; the rest is the talon."""
     cards = shoe(rules.decks, short=rules.skat_deck)
@@ -550,7 +554,9 @@ class MauMau(BaseGame):
             raise IllegalAction(BAD_ACTION, "only a Jack names a suit")
         left = len(hand) - 1
         if call is not None and call != expected_call(left):
-            raise IllegalAction(BAD_ANNOUNCEMENT, "say 'mau' with the play that leaves one card, 'maumau' with your last card")
+            raise IllegalAction(
+                BAD_ANNOUNCEMENT, "say 'mau' with the play that leaves one card, 'maumau' with your last card"
+            )
         events = [Event("CardPlayed", {"card": card, "suit": suit, "announce": call}, seat)]
         if left == 0 and call is not None:  # "Mau Mau": out at once
             return self._end_round(s, events, seat, rng)
@@ -646,7 +652,9 @@ class MauMau(BaseGame):
             return self._end_round(s, events, None, rng)
         return events
 
-    def _draws(self, s: State, draws: list[tuple[int, int, str]], rng: random.Random, *, whole_discard: bool = False) -> list[Event]:
+    def _draws(
+        self, s: State, draws: list[tuple[int, int, str]], rng: random.Random, *, whole_discard: bool = False
+    ) -> list[Event]:
         """``Drawn`` events for ``(seat, count, reason)`` draws in order, with
         a ``TalonReshuffled`` when the talon cannot cover a draw: the discard
         except its top (``whole_discard``: the card being played will be the
@@ -690,7 +698,7 @@ class MauMau(BaseGame):
         if s.decider:
             events.append(_game_ended(s.totals, points))
             return events
-        totals = [t + (p or 0) for t, p in zip(s.totals, points)]
+        totals = [t + (p or 0) for t, p in zip(s.totals, points, strict=True)]
         seats: tuple[int, ...] = tuple(range(n))
         decider = False
         if max(totals) >= s.rules.target_score:
@@ -868,7 +876,7 @@ class MauMau(BaseGame):
         else:
             s.rounds.append(points)
             s.winners.append(d["winner"])
-            s.totals = [t + (p or 0) for t, p in zip(s.totals, points)]
+            s.totals = [t + (p or 0) for t, p in zip(s.totals, points, strict=True)]
         return s
 
     @staticmethod

@@ -78,9 +78,10 @@ state only (views show ``"MAUW"``).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -560,7 +561,9 @@ class Mauw(BaseGame):
                         for c in cards:
                             if c == JOKER:
                                 for d in DECLARABLE:
-                                    out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": d})
+                                    out.append(
+                                        {"type": "play", "card": JOKER, "player": owner, "column": column, "as": d}
+                                    )
                             else:
                                 out.append({"type": "play", "card": c, "player": owner, "column": column})
                         if out and first_only:
@@ -630,7 +633,9 @@ class Mauw(BaseGame):
         as_ = action.get("as")
         if card == JOKER:
             if type(as_) is not str or as_ not in SHOWN or as_[0] == "*":
-                raise IllegalAction("bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for")
+                raise IllegalAction(
+                    "bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for"
+                )
         elif as_ is not None:
             raise IllegalAction("bad_declaration", "only a Joker is declared as another card")
         entry = entry_of(card, as_)
