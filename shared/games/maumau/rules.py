@@ -65,7 +65,7 @@ Everything random (shuffles, the first dealer) happens in ``start`` and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Any
@@ -308,10 +308,12 @@ def next_seat(s: State, seat: int) -> int:
     left = s.left
     hands = s.hands
     nxt = left[seat]
+    assert nxt is not None  # seat plays this round, so its left neighbour does too
     if hands[nxt]:
         return nxt
     for _ in s.seats:
         nxt = left[nxt]
+        assert nxt is not None
         if hands[nxt]:
             return nxt
     return nxt
@@ -405,7 +407,7 @@ class MauMau(BaseGame):
     Options = Options
 
     def __init__(self) -> None:
-        self._apply = {
+        self._apply: dict[str, Callable[[State, Event], State]] = {
             "GameStarted": self._on_started,
             "RoundDealt": self._on_dealt,
             "SuitWished": self._on_wished,
@@ -488,7 +490,9 @@ class MauMau(BaseGame):
                 if s.penalty or not out:
                     out.append({"type": "draw"})
             elif phase is Phase.DRAWN:
-                _play_actions(out, s.drawn, left)
+                drawn = s.drawn
+                assert drawn is not None  # set with the DRAWN phase
+                _play_actions(out, drawn, left)
                 out.append({"type": "keep"})
             else:
                 out = [{"type": "wish", "suit": x} for x in SUITS]
@@ -512,6 +516,7 @@ class MauMau(BaseGame):
         kind = action.get("type")
         if kind == "callout":
             return self._decide_callout(s, seat, action, rng)
+        # kind is any JSON value or None, and dict.get() of a non-str key is just None (typeshed wants a str)
         handler = self._decide.get(kind)  # type: ignore[arg-type]
         if handler is None:
             raise IllegalAction(BAD_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
@@ -561,9 +566,10 @@ class MauMau(BaseGame):
         if left == 0 and call is not None:  # "Mau Mau": out at once
             return self._end_round(s, events, seat, rng)
         if rank == ACE and s.rules.ace_power is AcePower.DRAW:
-            victims = []
+            victims: list[tuple[int, int, str]] = []
             x = s.left[seat]
             while x != seat:
+                assert x is not None  # the seats of the round make a ring
                 if s.hands[x]:
                     victims.append((x, 1, "ace"))
                 x = s.left[x]
@@ -720,9 +726,11 @@ class MauMau(BaseGame):
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event (pure: no randomness, no clock); mutates and
         returns ``state`` (``None`` before ``GameStarted``)."""
+        if state is None:
+            return self._on_started(state, event)
         return self._apply[event.type](state, event)
 
-    def _on_started(self, s: None, e: Event) -> State:
+    def _on_started(self, s: State | None, e: Event) -> State:
         d = e.data
         n = d["players"]
         state = State(
@@ -806,6 +814,7 @@ class MauMau(BaseGame):
     def _on_played(self, s: State, e: Event) -> State:
         d = e.data
         seat = e.seat
+        assert seat is not None  # played by a seat
         card = d["card"]
         hand = s.hands[seat]
         hand.remove(card)
@@ -828,6 +837,7 @@ class MauMau(BaseGame):
     def _on_drawn(s: State, e: Event) -> State:
         d = e.data
         seat = e.seat
+        assert seat is not None  # drawn by a seat
         cards = d["cards"]
         k = len(cards)
         if k:
@@ -857,7 +867,9 @@ class MauMau(BaseGame):
 
     @staticmethod
     def _on_kept(s: State, e: Event) -> State:
-        _pass_turn(s, e.seat, 0)
+        seat = e.seat
+        assert seat is not None  # kept by a seat
+        _pass_turn(s, seat, 0)
         return s
 
     @staticmethod
@@ -968,9 +980,11 @@ class MauMau(BaseGame):
         sizes, the score sheet and, once over, the result.  Never another
         hand nor the talon's cards."""
         s = state
-        mine = seat is not None and 0 <= seat < s.players
+        hand = s.hands[seat] if seat is not None and 0 <= seat < s.players else None
+        mine = hand is not None
         w = s.window
         over = s.phase is Phase.OVER
+        res = self.result(s) if over else None
         return {
             "game": self.name,
             "seat": seat,
@@ -982,7 +996,7 @@ class MauMau(BaseGame):
             "phase": s.phase.value,
             "turn": None if over else s.turn,
             "awaiting": sorted(self.awaiting(s)),
-            "hand": list(s.hands[seat]) if mine else None,
+            "hand": None if hand is None else list(hand),
             "hand_sizes": [len(h) for h in s.hands],
             "top": s.discard[-1],
             "wish": s.wish,
@@ -1000,7 +1014,7 @@ class MauMau(BaseGame):
             "decider_points": None if s.decider_points is None else list(s.decider_points),
             "target_score": s.rules.target_score,
             "options": _options_json(s.rules),
-            "result": self.result(s).to_json() if over else None,  # type: ignore[union-attr]
+            "result": None if res is None else res.to_json(),
         }
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
