@@ -196,7 +196,7 @@ def brute_force_score(collection: Iterable[str], bonus: int = 1) -> int:
     joker in each colour or unused, each colour joker on each number) and
     keep the best total.  Exponential: tests only, small collections."""
     collection = list(collection)
-    base = {c: set() for c in COLOURS}
+    base: dict[str, set[int]] = {c: set() for c in COLOURS}
     wilds: list[str] = []
     numbered: list[int] = []
     for code in collection:
