@@ -184,7 +184,7 @@ class Table:
 
     def chain_choice(self, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         """Defend / go on / give up (see module doc)."""
-        attacker, defender, column, value, place = self.chain  # type: ignore[misc]
+        attacker, defender, column, value, place = self.chain
         real = next((a for a in legal if a.get("card") == value), None)
         joker = next((a for a in legal if a.get("card") == JOKER), None)
         give_up = {"type": "give_up"}

@@ -78,7 +78,7 @@ state only (views show ``"MAUW"``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -646,7 +646,7 @@ class Mauw(BaseGame):
         if not (0 <= owner < state.players and 0 <= column < SLOTS):
             raise IllegalAction("no_such_column", f"columns are player 0..{state.players - 1}, column 0..3")
         mv = move_for(state, seat, entry, owner, column)
-        if type(mv) is str:
+        if isinstance(mv, str):  # a refusal code (a Move is no str)
             raise IllegalAction(mv, _MESSAGES[mv])
         place = action.get("place")
         if mv is Move.ASSOCIATE or mv is Move.ATTACK:
@@ -786,6 +786,8 @@ class Mauw(BaseGame):
 
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event (pure; mutates and returns ``state``)."""
+        if state is None:
+            return _dealt(state, event)
         return _HANDLERS[event.type](state, event)
 
     # ---------------------------------------------------------------- views
@@ -983,7 +985,7 @@ def _played(s: State, e: Event) -> State:
     if move == "reinforce" or move == "block":
         col.top = entry
     elif move == "unblock":
-        s.discard.append(PHYSICAL[col.top])  # type: ignore[index]
+        s.discard.append(PHYSICAL[col.top])
         s.discard.append(card)
         col.top = None
     elif move == "associate":
@@ -1090,7 +1092,7 @@ def _game_ended(s: State, e: Event) -> State:
     return s
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[State, Event], State]] = {
     "CardsDealt": _dealt,
     "CardDrawn": _drawn,
     "DrawPileRebuilt": _rebuilt,
