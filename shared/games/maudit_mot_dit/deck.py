@@ -18,8 +18,8 @@ Module constants (built once at import, the only I/O of the package):
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
-from typing import NamedTuple
 
 #: A bonus under a symbol (rulings): play again, or hand a Mauvais sort.
 PLAY_AGAIN = "play_again"
@@ -27,7 +27,8 @@ BAD_LUCK = "bad_luck"
 BONUSES = (PLAY_AGAIN, BAD_LUCK)
 
 
-class BackSlot(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class BackSlot:
     """One symbol on a card's back: ``symbol`` code, required clue
     ``count`` (1-5) and ``bonus`` (:data:`PLAY_AGAIN`, :data:`BAD_LUCK` or
     None)."""

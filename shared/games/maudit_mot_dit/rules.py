@@ -708,7 +708,7 @@ class MauditMotDit(BaseGame):
             return frozenset()
         if phase is Phase.VOTE:
             return frozenset(s for s in guessers(state) if s not in state.votes)
-        seats = set()
+        seats: set[int] = set()
         if phase is Phase.GUESS:
             seats.update(s for s in guessers(state) if s not in state.acted)
         else:
