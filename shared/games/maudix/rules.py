@@ -87,7 +87,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from shared.cards import RANK, SUIT, SUITS, shoe
-from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, places_from
+from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, Strategy, places_from
 from shared.events import Event
 
 # ---------------------------------------------------------------------------
@@ -502,7 +502,7 @@ class Maudix(BaseGame):
     min_players = 3
     max_players = 12
     Options = Options
-    strategies: Mapping[str, Any] = {}  # set by the package (__init__) from bots.STRATEGIES
+    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     # -- opening ----------------------------------------------------------
 

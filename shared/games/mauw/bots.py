@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shared.engine import Strategy
 from shared.games.mauw.rules import (
     COLOUR,
     JOKER,
@@ -410,6 +411,10 @@ class StrongStrategy:
 
 strong_strategy = StrongStrategy()
 
-STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy}
+STRATEGIES: dict[str, Strategy] = {
+    "random": random_strategy,
+    "heuristic": heuristic_strategy,
+    "strong": strong_strategy,
+}
 
 __all__ = ["STRATEGIES", "StrongStrategy", "Table", "heuristic_strategy", "random_strategy", "sample_state"]

@@ -92,6 +92,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     Result,
+    Strategy,
     places_from,
     require_type,
 )
@@ -442,7 +443,7 @@ class Mauw(BaseGame):
     min_players = 2
     max_players = 6
     Options = Options
-    strategies: dict = {}
+    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     # ---------------------------------------------------------------- start
 
