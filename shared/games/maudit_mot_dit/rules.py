@@ -228,7 +228,9 @@ def left_back(state: State) -> tuple[deck.BackSlot, deck.BackSlot]:
 def candidates(state: State) -> list[dict[str, Any]]:
     """The two candidate words (source, step 2): for each symbol on the left
     card, the word under it on the right card, with count and bonus."""
-    front = FRONTS[state.right]  # type: ignore[index]
+    right = state.right
+    assert right is not None  # a turn is under way
+    front = FRONTS[right]
     return [
         {"symbol": b.symbol, "word": front[SYMBOL_INDEX[b.symbol]], "count": b.count, "bonus": b.bonus}
         for b in left_back(state)
@@ -237,8 +239,10 @@ def candidates(state: State) -> list[dict[str, Any]]:
 
 def secret(state: State) -> tuple[str, int, deck.BackSlot]:
     """(secret word, required count, chosen back slot) once chosen."""
-    slot = left_back(state)[state.choice]  # type: ignore[index]
-    return FRONTS[state.right][SYMBOL_INDEX[slot.symbol]], slot.count, slot  # type: ignore[index]
+    choice, right = state.choice, state.right
+    assert choice is not None and right is not None  # a word is chosen during a turn
+    slot = left_back(state)[choice]
+    return FRONTS[right][SYMBOL_INDEX[slot.symbol]], slot.count, slot
 
 
 def guessers(state: State) -> list[int]:
@@ -381,7 +385,9 @@ class MauditMotDit(BaseGame):
             slots = left_back(state)
             for i, slot in enumerate(slots):
                 if slot.symbol == sym:
-                    word = FRONTS[state.right][SYMBOL_INDEX[sym]]  # type: ignore[index]
+                    right = state.right
+                    assert right is not None  # the turn's right card is turned in CHOOSE
+                    word = FRONTS[right][SYMBOL_INDEX[sym]]
                     data = {"choice": i, "symbol": sym, "word": word, "count": slot.count, "bonus": slot.bonus}
                     return [Event(WORD_CHOSEN, data, seat)]
             names = ", ".join(s.symbol for s in slots)
@@ -627,13 +633,17 @@ class MauditMotDit(BaseGame):
 
     @staticmethod
     def _on_guess_proposed(s: State, e: Event) -> State:
-        s.acted.append(e.seat)  # type: ignore[arg-type]
-        s.sealed[e.seat] = e.data["word"]  # type: ignore[index]
+        seat = e.seat
+        assert seat is not None  # proposed by a seat
+        s.acted.append(seat)
+        s.sealed[seat] = e.data["word"]
         return s
 
     @staticmethod
     def _on_guess_passed(s: State, e: Event) -> State:
-        s.acted.append(e.seat)  # type: ignore[arg-type]
+        seat = e.seat
+        assert seat is not None  # passed by a seat
+        s.acted.append(seat)
         return s
 
     @staticmethod
@@ -650,21 +660,27 @@ class MauditMotDit(BaseGame):
     def _on_curse_proposed(s: State, e: Event) -> State:
         s.resume = s.phase
         s.phase = Phase.VOTE
-        s.vote_by = e.seat
-        s.votes = {e.seat: True}  # type: ignore[dict-item]
+        seat = e.seat
+        assert seat is not None  # proposed by a seat
+        s.vote_by = seat
+        s.votes = {seat: True}
         s.voted_clue = len(s.clues)
         return s
 
     @staticmethod
     def _on_curse_voted(s: State, e: Event) -> State:
-        s.votes[e.seat] = bool(e.data["agree"])  # type: ignore[index]
+        seat = e.seat
+        assert seat is not None  # voted by a seat
+        s.votes[seat] = bool(e.data["agree"])
         return s
 
     @staticmethod
     def _on_curse_decided(s: State, e: Event) -> State:
         if e.data["agreed"]:
             s.curse_holder = e.data["to"]
-        s.phase = s.resume  # type: ignore[assignment]
+        resume = s.resume
+        assert resume is not None  # set when the vote began
+        s.phase = resume
         s.resume = None
         s.vote_by = None
         return s
@@ -808,7 +824,9 @@ class MauditMotDit(BaseGame):
                 word, count, slot = secret(state)
                 v["chosen"] = {"symbol": slot.symbol, "word": word, "count": count, "bonus": slot.bonus}
         if state.phase is Phase.OVER:
-            v["result"] = self.result(state).to_json()  # type: ignore[union-attr]
+            res = self.result(state)
+            assert res is not None  # a game over has its result
+            v["result"] = res.to_json()
         return v
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
