@@ -393,9 +393,9 @@ class DixGame(BaseGame):
                 out.append({"type": "take_currency"})
             return out
         if phase is Phase.AUCTION:
-            a = state.auction
-            assert a is not None  # open through the AUCTION phase
-            low = max(a.high + 1, rules.min_bid)
+            auction = state.auction
+            assert auction is not None  # open through the AUCTION phase
+            low = max(auction.high + 1, rules.min_bid)
             return [{"type": "pass"}] + [{"type": "bid", "amount": a} for a in range(low, wealth(me, rules) + 1)]
         if phase is Phase.JOKER_OFFER:
             out = [{"type": "pass"}]
