@@ -152,8 +152,8 @@ class Model:
         self.deck_size = view["deck_size"]
         self.frac = self.deck_size / _TOTALS[self.players]
         self.lam = params.lambda_end + (params.lambda_start - params.lambda_end) * self.frac
-        self.unseen = None
-        self._base = None
+        self.unseen: Counter | None = None
+        self._base: float | None = None
 
     # -- unseen cards ------------------------------------------------------
 
@@ -354,7 +354,7 @@ class Turn:
 
     def one_step(
         self,
-        numbers: Sequence[str] | None = None,
+        numbers: list[str] | None = None,
         total: int | None = None,
         currency: int | None = None,
         drawn: Counter | None = None,
@@ -365,6 +365,7 @@ class Turn:
         if numbers is None:
             numbers = [c for c in self.tableau if KIND[c] is Kind.NUMBER]
             total, currency = self.total, self.currency
+        assert total is not None and currency is not None  # a tableau comes with its total and currency
         unseen = self.m.unseen_cards()
         n = 0
         ev = 0.0
@@ -544,7 +545,7 @@ def _rollout_value(turn: Turn, rng: random.Random, samples: int, horizon: int) -
         draw = rng.sample(pool, h)
         numbers, total, cur = base_numbers, turn.total, turn.currency
         drawn: Counter = Counter()
-        value = None
+        value: float  # set before every break, and the loop always breaks (h >= 1)
         for i, card in enumerate(draw):
             drawn[card] += 1
             numbers, total, cur, bust = turn.after(numbers, total, cur, card)

@@ -75,7 +75,7 @@ result is the score and counts as a win at 25 points or more (option).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
@@ -367,9 +367,12 @@ class DixGame(BaseGame):
             return frozenset((state.active,))
         if phase is Phase.AUCTION:
             a = state.auction
+            assert a is not None  # open through the AUCTION phase
             return frozenset((a.order[a.pos],))
         if phase is Phase.PAYMENT:
-            return frozenset((state.debt.seat,))
+            d = state.debt
+            assert d is not None  # owed through the PAYMENT phase
+            return frozenset((d.seat,))
         if phase is Phase.FINAL_BUY:
             return frozenset((state.final_order[state.final_pos],))
         return frozenset()
@@ -382,7 +385,7 @@ class DixGame(BaseGame):
         rules = state.rules
         me = state.seats[seat]
         if phase is Phase.TURN:
-            out = []
+            out: list[dict] = []
             if state.deck:
                 out.append({"type": "flip"})
             if state.tableau or not state.deck:
@@ -390,7 +393,9 @@ class DixGame(BaseGame):
                 out.append({"type": "take_currency"})
             return out
         if phase is Phase.AUCTION:
-            low = max(state.auction.high + 1, rules.min_bid)
+            auction = state.auction
+            assert auction is not None  # open through the AUCTION phase
+            low = max(auction.high + 1, rules.min_bid)
             return [{"type": "pass"}] + [{"type": "bid", "amount": a} for a in range(low, wealth(me, rules) + 1)]
         if phase is Phase.JOKER_OFFER:
             out = [{"type": "pass"}]
@@ -409,7 +414,9 @@ class DixGame(BaseGame):
                     out.append({"type": "buy", "card": card})
             return out
         if phase is Phase.PAYMENT:
-            owed = state.debt.owed
+            d = state.debt
+            assert d is not None  # owed through the PAYMENT phase
+            owed = d.owed
             out = [{"type": "pay_tokens", "count": k} for k in range(1, min(owed, me.tokens) + 1)]
             if me.consolation:
                 out.append({"type": "pay_consolation"})
@@ -469,6 +476,8 @@ class DixGame(BaseGame):
 
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event (pure: no randomness, no clock); returns the state."""
+        if state is None:
+            return _ev_started(state, event)
         return _EVOLVERS[event.type](state, event)
 
     # ------------------------------------------------------------------ views
@@ -640,6 +649,7 @@ def _do_bid(state: State, seat: int, action) -> list[Event]:
         raise _wrong_phase("bid")
     amount = _int_field(action, "amount")
     a = state.auction
+    assert a is not None  # open through the AUCTION phase
     low = max(a.high + 1, state.rules.min_bid)
     if amount < low:
         raise IllegalAction(BID_TOO_LOW, f"a bid must be at least {low}")
@@ -655,12 +665,15 @@ def _do_pass(state: State, seat: int, action) -> list[Event]:
     phase = state.phase
     if phase is Phase.AUCTION:
         a = state.auction
+        assert a is not None  # open through the AUCTION phase
         events = [Event("BidPassed", {}, seat)]
         if a.pos == len(a.order) - 1:
             events.append(_end_auction(state, a.high, a.high_seat, a.joker))
         return events
     if phase is Phase.JOKER_OFFER:
-        return [Event("JokerDiscarded", {"joker": state.auction.joker}, seat)]
+        a = state.auction
+        assert a is not None  # the solo offer is an auction of one
+        return [Event("JokerDiscarded", {"joker": a.joker}, seat)]
     if phase is Phase.BUY:
         return [Event("BuyPassed", {}, seat), _close_turn(state, len(state.deck))]
     if phase is Phase.FINAL_BUY:
@@ -677,7 +690,9 @@ def _do_take_joker(state: State, seat: int, action) -> list[Event]:
     price = state.rules.solo_joker_price
     if wealth(state.seats[seat], state.rules) < price:
         raise IllegalAction(CANNOT_AFFORD, f"you cannot pay {price}")
-    return [Event("JokerTaken", {"joker": state.auction.joker, "price": price}, seat)]
+    a = state.auction
+    assert a is not None  # the solo offer is an auction of one
+    return [Event("JokerTaken", {"joker": a.joker, "price": price}, seat)]
 
 
 def _do_buy(state: State, seat: int, action) -> list[Event]:
@@ -700,6 +715,7 @@ def _do_buy(state: State, seat: int, action) -> list[Event]:
 def _settled(state: State, paid: int) -> list[Event]:
     """Events that follow a payment step covering ``paid`` of the debt."""
     d = state.debt
+    assert d is not None  # owed through the PAYMENT phase
     if paid < d.owed:
         return []
     if d.after is After.CLOSE:
@@ -721,8 +737,10 @@ def _do_pay_tokens(state: State, seat: int, action) -> list[Event]:
         raise IllegalAction(BAD_ACTION, "'count' must be at least 1")
     if count > state.seats[seat].tokens:
         raise IllegalAction(CANNOT_AFFORD, "you do not have that many tokens")
-    if count > state.debt.owed:
-        raise IllegalAction(OVERPAID, f"you owe only {state.debt.owed}")
+    d = state.debt
+    assert d is not None  # owed through the PAYMENT phase
+    if count > d.owed:
+        raise IllegalAction(OVERPAID, f"you owe only {d.owed}")
     return [Event("TokensPaid", {"count": count}, seat), *_settled(state, count)]
 
 
@@ -761,7 +779,7 @@ _HANDLERS = {
 # evolve handlers: (state, event) -> state.  Pure; they may mutate state.
 
 
-def _ev_started(state: None, e: Event) -> State:
+def _ev_started(state: State | None, e: Event) -> State:
     d = e.data
     rules = Rules(**{k: d["options"][k] for k in Rules.__slots__ if k in d["options"]})
     n = d["players"]
@@ -826,7 +844,9 @@ def _ev_busted(state: State, e: Event) -> State:
     _to_market(state, d["market"])
     state.discard.extend(d["discard"])
     _pay_out(state, d["paid"])
-    state.seats[e.seat].consolation += 1
+    seat = e.seat
+    assert seat is not None  # the active player
+    state.seats[seat].consolation += 1
     state.consolation_given += 1
     _clear_tableau(state)
     return state
@@ -834,7 +854,9 @@ def _ev_busted(state: State, e: Event) -> State:
 
 def _ev_numbers_taken(state: State, e: Event) -> State:
     d = e.data
-    me = state.seats[e.seat]
+    seat = e.seat
+    assert seat is not None  # the active player
+    me = state.seats[seat]
     if d["cards"]:
         me.collection.extend(d["cards"])
         me.collection.sort(key=_SORT.__getitem__)
@@ -847,7 +869,9 @@ def _ev_numbers_taken(state: State, e: Event) -> State:
 
 def _ev_currency_taken(state: State, e: Event) -> State:
     d = e.data
-    me = state.seats[e.seat]
+    seat = e.seat
+    assert seat is not None  # the active player
+    me = state.seats[seat]
     me.tokens += d["tokens"]
     state.bank -= d["tokens"]
     if d["numbers_to"] == "market":
@@ -875,6 +899,7 @@ def _ev_final_round(state: State, e: Event) -> State:
 
 def _ev_bid(state: State, e: Event) -> State:
     a = state.auction
+    assert a is not None  # open through the AUCTION phase
     a.high = e.data["amount"]
     a.high_seat = e.seat
     a.bids.append(a.high)
@@ -884,20 +909,26 @@ def _ev_bid(state: State, e: Event) -> State:
 
 def _ev_bid_passed(state: State, e: Event) -> State:
     a = state.auction
+    assert a is not None  # open through the AUCTION phase
     a.bids.append(None)
     a.pos += 1
     return state
 
 
 def _ev_joker_discarded(state: State, e: Event) -> State:
-    state.discard.append(state.auction.joker)
+    a = state.auction
+    assert a is not None  # the auction (or solo offer) it ends
+    state.discard.append(a.joker)
     state.auction = None
     state.phase = Phase.TURN
     return state
 
 
 def _ev_auction_won(state: State, e: Event) -> State:
-    state.debt = Debt(e.seat, e.data["price"], state.auction.joker, After.TURN)
+    seat = e.seat
+    a = state.auction
+    assert seat is not None and a is not None  # the winner, and the auction (or solo offer) it ends
+    state.debt = Debt(seat, e.data["price"], a.joker, After.TURN)
     state.auction = None
     state.phase = Phase.PAYMENT
     return state
@@ -907,13 +938,16 @@ def _ev_card_bought(state: State, e: Event) -> State:
     card = e.data["card"]
     state.market.remove(card)
     after = After.FINAL if state.phase is Phase.FINAL_BUY else After.CLOSE
-    state.debt = Debt(e.seat, e.data["price"], card, after)
+    seat = e.seat
+    assert seat is not None  # the buyer
+    state.debt = Debt(seat, e.data["price"], card, after)
     state.phase = Phase.PAYMENT
     return state
 
 
 def _paid(state: State, value: int) -> State:
     d = state.debt
+    assert d is not None  # owed through the PAYMENT phase
     d.owed -= value
     if d.owed <= 0:
         me = state.seats[d.seat]
@@ -932,20 +966,26 @@ def _paid(state: State, value: int) -> State:
 
 def _ev_tokens_paid(state: State, e: Event) -> State:
     count = e.data["count"]
-    state.seats[e.seat].tokens -= count
+    seat = e.seat
+    assert seat is not None  # the payer
+    state.seats[seat].tokens -= count
     state.bank += count
     return _paid(state, count)
 
 
 def _ev_consolation_paid(state: State, e: Event) -> State:
-    state.seats[e.seat].consolation -= 1
+    seat = e.seat
+    assert seat is not None  # the payer
+    state.seats[seat].consolation -= 1
     state.consolation_spent += 1
     return _paid(state, state.rules.consolation_value)
 
 
 def _ev_card_paid(state: State, e: Event) -> State:
     card = e.data["card"]
-    state.seats[e.seat].collection.remove(card)
+    seat = e.seat
+    assert seat is not None  # the payer
+    state.seats[seat].collection.remove(card)
     state.discard.append(card)
     return _paid(state, 1)
 
@@ -962,7 +1002,7 @@ def _ev_game_ended(state: State, e: Event) -> State:
     return state
 
 
-_EVOLVERS = {
+_EVOLVERS: dict[str, Callable[[State, Event], State]] = {
     "GameStarted": _ev_started,
     "CardFlipped": _ev_flipped,
     "Busted": _ev_busted,

@@ -196,7 +196,7 @@ def brute_force_score(collection: Iterable[str], bonus: int = 1) -> int:
     joker in each colour or unused, each colour joker on each number) and
     keep the best total.  Exponential: tests only, small collections."""
     collection = list(collection)
-    base = {c: set() for c in COLOURS}
+    base: dict[str, set[int]] = {c: set() for c in COLOURS}
     wilds: list[str] = []
     numbered: list[int] = []
     for code in collection:
@@ -211,10 +211,10 @@ def brute_force_score(collection: Iterable[str], bonus: int = 1) -> int:
     for placing in product([None, *COLOURS], repeat=len(numbered)):
         for wild_numbers in product(range(1, 10), repeat=len(wilds)):
             sets = {c: set(s) for c, s in base.items()}
-            for n, c in zip(numbered, placing):
+            for n, c in zip(numbered, placing, strict=True):
                 if c is not None:
                     sets[c].add(n)
-            for c, n in zip(wilds, wild_numbers):
+            for c, n in zip(wilds, wild_numbers, strict=True):
                 sets[c].add(n)
             total = 0
             for c in COLOURS:

@@ -89,8 +89,8 @@ def _first(legal: Sequence[Mapping[str, Any]], kind: str) -> Mapping[str, Any] |
     return None
 
 
-def _kinds(legal: Sequence[Mapping[str, Any]]) -> set[str]:
-    return {a.get("type") for a in legal}  # type: ignore[misc]
+def _kinds(legal: Sequence[Mapping[str, Any]]) -> set[str | None]:
+    return {a.get("type") for a in legal}
 
 
 def random_clue(view: Mapping[str, Any], rng: random.Random) -> str:
@@ -329,7 +329,9 @@ def vectors() -> Vectors | None:
 
                     nlp = spacy.load(
                         MODEL,
-                        exclude=["tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"],
+                        exclude=[
+                            "tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"
+                        ],
                     )
                     v = Vectors(nlp)
                 except (ImportError, OSError):

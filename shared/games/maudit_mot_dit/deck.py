@@ -18,8 +18,8 @@ Module constants (built once at import, the only I/O of the package):
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
-from typing import NamedTuple
 
 #: A bonus under a symbol (rulings): play again, or hand a Mauvais sort.
 PLAY_AGAIN = "play_again"
@@ -27,7 +27,8 @@ BAD_LUCK = "bad_luck"
 BONUSES = (PLAY_AGAIN, BAD_LUCK)
 
 
-class BackSlot(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class BackSlot:
     """One symbol on a card's back: ``symbol`` code, required clue
     ``count`` (1-5) and ``bonus`` (:data:`PLAY_AGAIN`, :data:`BAD_LUCK` or
     None)."""
@@ -41,6 +42,12 @@ class BackSlot(NamedTuple):
         return {"symbol": self.symbol, "count": self.count, "bonus": self.bonus}
 
 
+def _back(slots: list[dict]) -> tuple[BackSlot, BackSlot]:
+    """A card's back from its JSON: exactly two slots."""
+    first, second = (BackSlot(b["symbol"], int(b["count"]), b["bonus"]) for b in slots)
+    return first, second
+
+
 def _load() -> dict:
     raw = resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8")
     return json.loads(raw)
@@ -52,10 +59,7 @@ SYMBOL_INDEX: dict[str, int] = {s: i for i, s in enumerate(SYMBOLS)}
 #: Emoji shown by clients for each symbol code.
 SYMBOL_GLYPH: dict[str, str] = dict(zip(SYMBOLS, ("🌙", "☀️", "⭐", "❤️", "🍀", "💧", "⚡", "❄️"), strict=True))
 FRONTS: tuple[tuple[str, ...], ...] = tuple(tuple(c["words"][s] for s in SYMBOLS) for c in _DATA["cards"])
-BACKS: tuple[tuple[BackSlot, BackSlot], ...] = tuple(
-    tuple(BackSlot(b["symbol"], int(b["count"]), b["bonus"]) for b in c["back"])  # type: ignore[misc]
-    for c in _DATA["cards"]
-)
+BACKS: tuple[tuple[BackSlot, BackSlot], ...] = tuple(_back(c["back"]) for c in _DATA["cards"])
 VOCABULARY: tuple[str, ...] = tuple(sorted(w for front in FRONTS for w in front))
 CARD_COUNT = len(FRONTS)
 del _DATA

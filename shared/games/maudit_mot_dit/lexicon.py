@@ -206,7 +206,9 @@ def check_clue(raw: object, secret: str, earlier: tuple[str, ...] | list[str]) -
         raise IllegalAction(CLUE_SAME_FAMILY, f"{clue!r} is of the same family as the secret word")
     for e in earlier:
         if any(same_family(p, q) for p in parts for q in _word_parts(e)):
-            raise IllegalAction(CLUE_SAME_FAMILY_AS_EARLIER, f"{clue!r} is of the same family as the earlier clue {e!r}")
+            raise IllegalAction(
+                CLUE_SAME_FAMILY_AS_EARLIER, f"{clue!r} is of the same family as the earlier clue {e!r}"
+            )
     return clue
 
 

@@ -147,14 +147,16 @@ class Options(BaseModel):
     trips: int = Field(2, ge=1, le=4, description="Trips of the box around the table (source: 2).")
     proposals_in_all_5_6: int = Field(
         3, ge=1, le=5,
-        description="At 5-6 players, proposals allowed in all after each clue, first come, one per guesser (source: up to 3).",
+        description="At 5-6 players, proposals allowed in all after each clue, first come, one per guesser "
+        "(source: up to 3).",
     )
     curse_ends_turn: bool = Field(
         True, description="When the Malédiction is given, the turn ends at once with no points (else the clues go on)."
     )
     end_when_centre_empty: bool = Field(
         False,
-        description="End the game after the turn that empties the centre pile (else points keep counting beyond the pile).",
+        description="End the game after the turn that empties the centre pile "
+        "(else points keep counting beyond the pile).",
     )
 
 
@@ -229,7 +231,9 @@ def left_back(state: State) -> tuple[deck.BackSlot, deck.BackSlot]:
 def candidates(state: State) -> list[dict[str, Any]]:
     """The two candidate words (source, step 2): for each symbol on the left
     card, the word under it on the right card, with count and bonus."""
-    front = FRONTS[state.right]  # type: ignore[index]
+    right = state.right
+    assert right is not None  # a turn is under way
+    front = FRONTS[right]
     return [
         {"symbol": b.symbol, "word": front[SYMBOL_INDEX[b.symbol]], "count": b.count, "bonus": b.bonus}
         for b in left_back(state)
@@ -238,8 +242,10 @@ def candidates(state: State) -> list[dict[str, Any]]:
 
 def secret(state: State) -> tuple[str, int, deck.BackSlot]:
     """(secret word, required count, chosen back slot) once chosen."""
-    slot = left_back(state)[state.choice]  # type: ignore[index]
-    return FRONTS[state.right][SYMBOL_INDEX[slot.symbol]], slot.count, slot  # type: ignore[index]
+    choice, right = state.choice, state.right
+    assert choice is not None and right is not None  # a word is chosen during a turn
+    slot = left_back(state)[choice]
+    return FRONTS[right][SYMBOL_INDEX[slot.symbol]], slot.count, slot
 
 
 def guessers(state: State) -> list[int]:
@@ -382,7 +388,9 @@ class MauditMotDit(BaseGame):
             slots = left_back(state)
             for i, slot in enumerate(slots):
                 if slot.symbol == sym:
-                    word = FRONTS[state.right][SYMBOL_INDEX[sym]]  # type: ignore[index]
+                    right = state.right
+                    assert right is not None  # the turn's right card is turned in CHOOSE
+                    word = FRONTS[right][SYMBOL_INDEX[sym]]
                     data = {"choice": i, "symbol": sym, "word": word, "count": slot.count, "bonus": slot.bonus}
                     return [Event(WORD_CHOSEN, data, seat)]
             names = ", ".join(s.symbol for s in slots)
@@ -476,7 +484,9 @@ class MauditMotDit(BaseGame):
             events.extend(self._end_turn(state, MISS, [], number))
         return events
 
-    def _end_turn(self, state: State, outcome: str, finders: list[int], clues: int, curse_to: int | None = None) -> list[Event]:
+    def _end_turn(
+        self, state: State, outcome: str, finders: list[int], clues: int, curse_to: int | None = None
+    ) -> list[Event]:
         """TurnScored (source, scoring; rulings, bonuses) and what follows:
         a bad-luck choice, the next turn, or the end of the game."""
         word, count, slot = secret(state)
@@ -562,7 +572,10 @@ class MauditMotDit(BaseGame):
         return State(
             players=n,
             rules=Rules(
-                int(o["trips"]), int(o["proposals_in_all_5_6"]), bool(o["curse_ends_turn"]), bool(o["end_when_centre_empty"])
+                int(o["trips"]),
+                int(o["proposals_in_all_5_6"]),
+                bool(o["curse_ends_turn"]),
+                bool(o["end_when_centre_empty"]),
             ),
             box=[(int(f), int(b)) for f, b in d["box"]],
             centre=int(d["centre"]),
@@ -623,13 +636,17 @@ class MauditMotDit(BaseGame):
 
     @staticmethod
     def _on_guess_proposed(s: State, e: Event) -> State:
-        s.acted.append(e.seat)  # type: ignore[arg-type]
-        s.sealed[e.seat] = e.data["word"]  # type: ignore[index]
+        seat = e.seat
+        assert seat is not None  # proposed by a seat
+        s.acted.append(seat)
+        s.sealed[seat] = e.data["word"]
         return s
 
     @staticmethod
     def _on_guess_passed(s: State, e: Event) -> State:
-        s.acted.append(e.seat)  # type: ignore[arg-type]
+        seat = e.seat
+        assert seat is not None  # passed by a seat
+        s.acted.append(seat)
         return s
 
     @staticmethod
@@ -646,21 +663,27 @@ class MauditMotDit(BaseGame):
     def _on_curse_proposed(s: State, e: Event) -> State:
         s.resume = s.phase
         s.phase = Phase.VOTE
-        s.vote_by = e.seat
-        s.votes = {e.seat: True}  # type: ignore[dict-item]
+        seat = e.seat
+        assert seat is not None  # proposed by a seat
+        s.vote_by = seat
+        s.votes = {seat: True}
         s.voted_clue = len(s.clues)
         return s
 
     @staticmethod
     def _on_curse_voted(s: State, e: Event) -> State:
-        s.votes[e.seat] = bool(e.data["agree"])  # type: ignore[index]
+        seat = e.seat
+        assert seat is not None  # voted by a seat
+        s.votes[seat] = bool(e.data["agree"])
         return s
 
     @staticmethod
     def _on_curse_decided(s: State, e: Event) -> State:
         if e.data["agreed"]:
             s.curse_holder = e.data["to"]
-        s.phase = s.resume  # type: ignore[assignment]
+        resume = s.resume
+        assert resume is not None  # set when the vote began
+        s.phase = resume
         s.resume = None
         s.vote_by = None
         return s
@@ -704,7 +727,7 @@ class MauditMotDit(BaseGame):
             return frozenset()
         if phase is Phase.VOTE:
             return frozenset(s for s in guessers(state) if s not in state.votes)
-        seats = set()
+        seats: set[int] = set()
         if phase is Phase.GUESS:
             seats.update(s for s in guessers(state) if s not in state.acted)
         else:
@@ -804,7 +827,9 @@ class MauditMotDit(BaseGame):
                 word, count, slot = secret(state)
                 v["chosen"] = {"symbol": slot.symbol, "word": word, "count": count, "bonus": slot.bonus}
         if state.phase is Phase.OVER:
-            v["result"] = self.result(state).to_json()  # type: ignore[union-attr]
+            res = self.result(state)
+            assert res is not None  # a game over has its result
+            v["result"] = res.to_json()
         return v
 
     def redact(self, event: Event, seat: int | None) -> Event | None:

@@ -157,8 +157,8 @@ def heuristic_card(
     last = pos == n - 1
     # Cards that would take the lead (inlined card_key for speed).
     b0, b1 = best
-    winners = []
-    losers = []
+    winners: list[str] = []
+    losers: list[str] = []
     for c in cards:
         if c == PIRATE:
             winners.append(c)
@@ -427,6 +427,7 @@ def knowledge(view: Mapping[str, Any], feed: Sequence[Any] | None = None) -> Kno
                     if g == me and cards is not None:
                         k.known[r].update(cards)
             elif t == "CardPlayed":
+                assert s is not None  # played by a seat
                 c = d["card"]
                 led = next((CARD_SUIT[x] for _, x in trick if CARD_SUIT[x] is not None), None)
                 if led is not None and c not in JOKERS and CARD_SUIT[c] != led:
@@ -441,8 +442,10 @@ def knowledge(view: Mapping[str, Any], feed: Sequence[Any] | None = None) -> Kno
                 k.pending_tens = sum(1 for _, c in trick if c in TENS)
                 trick = []
             elif t == "TheftAnnounced":
+                assert s is not None  # the thief
                 theft = (s, d["target"], d["suit"])
             elif t == "TheftFailed":
+                assert s is not None  # the target, void in the suit
                 k.voids[s].add(d["suit"])
             elif t in ("CardStolen", "CardReturned") and theft is not None:
                 thief, target, suit = theft
@@ -582,8 +585,11 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
     turn = r.turn
     bids = r.bids
     chasse = contract is Contract.CHASSE
-    suits_got = [{CARD_SUIT[c] for c in pile if CARD_SUIT[c] is not None} for pile in captured] if chasse else None
-    best, w, led = best_of(trick)
+    # Suits captured per seat, kept (and read) in La Chasse only.
+    suits_got = [{CARD_SUIT[c] for c in pile if CARD_SUIT[c] is not None} for pile in captured] if chasse else []
+    best, lead, led = best_of(trick)
+    # Every card beats the (-1, -1) of an empty trick: its first card leads, and ``turn`` plays it.
+    w = turn if lead is None else lead
     while True:
         hand = hands[turn]
         if first is not None:
@@ -591,7 +597,8 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
         else:
             cards = playable(hand, led)
             if contract is Contract.PREDICTION:
-                take = bids[turn] is not None and tricks_won[turn] < bids[turn]
+                bid = bids[turn]
+                take = bid is not None and tricks_won[turn] < bid
             elif chasse:
                 take = len(suits_got[turn]) < 4
             else:
@@ -621,7 +628,7 @@ def rollout(r: Rollout, hands: list[list[str]], first: str | None) -> int:
         trick = []
         led = None
         turn = w
-        best, w = (-1, -1), None
+        best = (-1, -1)  # w stays the leader, who plays the next trick's first card
     return round_points(
         contract,
         captured,
@@ -783,7 +790,7 @@ def strong_ecart(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rn
 
 
 def _triples(cards: Sequence[str]) -> list[tuple[str, ...]]:
-    out = []
+    out: list[tuple[str, ...]] = []
     k = len(cards)
     for a in range(k):
         for b in range(a + 1, k):

@@ -79,7 +79,7 @@ dataclass, then :class:`Maudix`, the decider.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
@@ -88,7 +88,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from shared.cards import RANK, SUIT, SUITS, shoe
-from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, places_from
+from shared.engine import BAD_ACTION, BaseGame, IllegalAction, Result, Strategy, places_from
 from shared.events import Event
 
 # ---------------------------------------------------------------------------
@@ -181,14 +181,24 @@ class Options(BaseModel):
         description="Contracts played, one round each, in this order (default: the seven of §03, in order).",
     )
     voleur: bool = Field(True, description="The Voleur power (§08): a trick won by a Jack lets its winner steal.")
-    hook: bool = Field(True, description="The hook of La Prédiction (§09.06): the last bid may not make the bids add up to the tricks.")
+    hook: bool = Field(
+        True,
+        description="The hook of La Prédiction (§09.06): the last bid may not make the bids add up to the tricks.",
+    )
     return_stolen: bool = Field(
-        True, description="The thief may hand back the very card just stolen (§08 says 'a card of that suit, of your choice')."
+        True,
+        description="The thief may hand back the very card just stolen "
+        "(§08 says 'a card of that suit, of your choice').",
     )
     points_per_trick: int | None = Field(
-        None, ge=1, le=50, description="Les Plis: points per trick; None uses the table by player count (3:3, 4:5, 6:8...)."
+        None,
+        ge=1,
+        le=50,
+        description="Les Plis: points per trick; None uses the table by player count (3:3, 4:5, 6:8...).",
     )
-    first_dealer: int | None = Field(None, ge=0, le=11, description="Seat of the first dealer; None draws it at random.")
+    first_dealer: int | None = Field(
+        None, ge=0, le=11, description="Seat of the first dealer; None draws it at random."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -493,7 +503,7 @@ class Maudix(BaseGame):
     min_players = 3
     max_players = 12
     Options = Options
-    strategies: Mapping[str, Any] = {}  # set by the package (__init__) from bots.STRATEGIES
+    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     # -- opening ----------------------------------------------------------
 
@@ -528,13 +538,17 @@ class Maudix(BaseGame):
         the bidder or player whose turn it is; the thief."""
         ph = state.phase
         if ph is Phase.PLAY or ph is Phase.BID:
-            return frozenset((state.turn,))
+            turn = state.turn
+            assert turn is not None  # someone is on turn through the bidding and the play
+            return frozenset((turn,))
         if ph is Phase.ECART:
             return frozenset(s for s, t in enumerate(state.ecart_to) if t is None)
         if ph is Phase.DESIGNATE:
             return frozenset(s for s, t in enumerate(state.designations) if t is None)
         if ph is Phase.STEAL or ph is Phase.GIVE_BACK:
-            return frozenset((state.thief,))
+            thief = state.thief
+            assert thief is not None  # set with the STEAL phase, cleared when the theft ends
+            return frozenset((thief,))
         return frozenset()
 
     def is_over(self, state: State) -> bool:
@@ -604,7 +618,11 @@ class Maudix(BaseGame):
             raise IllegalAction(RECIPIENT_STRANDS, "that choice would leave the last player only themselves to give to")
         events = [Event("EcartMade", {"to": to, "cards": list(cards)}, seat)]
         if sum(1 for t in st.ecart_to if t is None) == 1:
-            passes = [[g, st.ecart_to[g], list(st.ecart_cards[g])] for g in st.ecart_order]
+            passes: list[list[object]] = []
+            for g in st.ecart_order:
+                sent = st.ecart_cards[g]
+                assert sent is not None  # every seat of ecart_order has sent its écart
+                passes.append([g, st.ecart_to[g], list(sent)])
             passes.append([seat, to, list(cards)])
             events.append(Event("EcartsExchanged", {"passes": passes}))
         return events
@@ -667,7 +685,7 @@ class Maudix(BaseGame):
             designations=st.designations,
             contamination=contamination,
         )
-        totals = [t + p for t, p in zip(st.totals, pts)]
+        totals = [t + p for t, p in zip(st.totals, pts, strict=True)]
         events.append(
             Event(
                 "RoundScored",
@@ -727,7 +745,9 @@ class Maudix(BaseGame):
         if card not in hand:
             raise IllegalAction(CARD_NOT_IN_HAND, "that card is not in your hand")
         if CARD_SUIT[card] != st.theft_suit:
-            raise IllegalAction(WRONG_SUIT, f"you hand back a card of {SUIT_NAMES[st.theft_suit]}")
+            suit = st.theft_suit
+            assert suit is not None  # named with the theft, kept until the card is handed back
+            raise IllegalAction(WRONG_SUIT, f"you hand back a card of {SUIT_NAMES[suit]}")
         if not st.return_stolen and card == st.stolen and count_in(hand, card) == 1:
             raise IllegalAction(CANNOT_RETURN_STOLEN, "this table does not let you hand back the card you just took")
         return [Event("CardReturned", {"target": st.theft_target, "card": card}, seat)]
@@ -739,6 +759,8 @@ class Maudix(BaseGame):
         handler = _HANDLERS.get(event.type)
         if handler is None:
             raise ValueError(f"unknown Maudix event {event.type!r}")
+        if state is None:
+            return _on_game_started(state, event)
         return handler(state, event)
 
     # -- legal actions -----------------------------------------------------------
@@ -785,8 +807,9 @@ class Maudix(BaseGame):
         if ph is Phase.GIVE_BACK:
             hand = state.hands[seat]
             cards = list(dict.fromkeys(c for c in hand if CARD_SUIT[c] == state.theft_suit))
-            if not state.return_stolen and count_in(hand, state.stolen) == 1:
-                cards.remove(state.stolen)
+            stolen = state.stolen
+            if not state.return_stolen and stolen is not None and count_in(hand, stolen) == 1:
+                cards.remove(stolen)
             return [{"type": "give_back", "card": c} for c in cards]
         return []
 
@@ -845,12 +868,17 @@ class Maudix(BaseGame):
         v["designated"] = [t is not None for t in st.designations]
         if seat is not None:
             v["hand"] = list(st.hands[seat])
-            mine: dict[str, Any] = {"to": st.ecart_to[seat], "cards": None, "from": st.ecart_from[seat], "received": None}
-            if st.ecart_cards[seat] is not None:
-                mine["cards"] = list(st.ecart_cards[seat])
+            mine: dict[str, Any] = {
+                "to": st.ecart_to[seat], "cards": None, "from": st.ecart_from[seat], "received": None
+            }
+            sent = st.ecart_cards[seat]
+            if sent is not None:
+                mine["cards"] = list(sent)
             g = st.ecart_from[seat]
             if g is not None:
-                mine["received"] = list(st.ecart_cards[g])
+                received = st.ecart_cards[g]
+                assert received is not None  # the giver's écart, exchanged
+                mine["received"] = list(received)
             v["my_ecart"] = mine
         if st.thief is not None:
             theft: dict[str, Any] = {
@@ -964,6 +992,7 @@ def _on_round_dealt(st: State, e: Event) -> State:
 
 def _on_ecart_made(st: State, e: Event) -> State:
     s = e.seat
+    assert s is not None  # made by a seat
     cards = tuple(e.data["cards"])
     st.ecart_to[s] = e.data["to"]
     st.ecart_cards[s] = cards
@@ -991,7 +1020,9 @@ def _on_ecarts_exchanged(st: State, e: Event) -> State:
 
 
 def _on_designation_made(st: State, e: Event) -> State:
-    st.designations[e.seat] = e.data["target"]
+    s = e.seat
+    assert s is not None  # made by a seat
+    st.designations[s] = e.data["target"]
     return st
 
 
@@ -1004,9 +1035,11 @@ def _on_designations_revealed(st: State, e: Event) -> State:
 
 
 def _on_bid_made(st: State, e: Event) -> State:
-    st.bids[e.seat] = e.data["tricks"]
+    s = e.seat
+    assert s is not None  # made by a seat
+    st.bids[s] = e.data["tricks"]
     if any(b is None for b in st.bids):
-        st.turn = (e.seat + 1) % st.n
+        st.turn = (s + 1) % st.n
     else:
         st.phase = Phase.PLAY
         st.turn = st.leader
@@ -1015,6 +1048,7 @@ def _on_bid_made(st: State, e: Event) -> State:
 
 def _on_card_played(st: State, e: Event) -> State:
     s = e.seat
+    assert s is not None  # played by a seat
     card = e.data["card"]
     st.hands[s].remove(card)
     st.trick.append((s, card))
@@ -1073,7 +1107,9 @@ def _on_theft_failed(st: State, e: Event) -> State:
 def _on_card_stolen(st: State, e: Event) -> State:
     card = e.data["card"]
     st.hands[e.data["target"]].remove(card)
-    hand = st.hands[e.seat]
+    s = e.seat
+    assert s is not None  # the thief
+    hand = st.hands[s]
     hand.append(card)
     hand.sort(key=CARD_ORDER.__getitem__)
     st.stolen = card
@@ -1083,7 +1119,9 @@ def _on_card_stolen(st: State, e: Event) -> State:
 
 def _on_card_returned(st: State, e: Event) -> State:
     card = e.data["card"]
-    st.hands[e.seat].remove(card)
+    s = e.seat
+    assert s is not None  # the thief
+    st.hands[s].remove(card)
     hand = st.hands[e.data["target"]]
     hand.append(card)
     hand.sort(key=CARD_ORDER.__getitem__)
@@ -1094,7 +1132,7 @@ def _on_card_returned(st: State, e: Event) -> State:
 def _on_round_scored(st: State, e: Event) -> State:
     pts = e.data["points"]
     st.round_scores.append(list(pts))
-    st.totals = [t + p for t, p in zip(st.totals, pts)]
+    st.totals = [t + p for t, p in zip(st.totals, pts, strict=True)]
     st.turn = None
     return st
 
@@ -1105,7 +1143,7 @@ def _on_game_ended(st: State, e: Event) -> State:
     return st
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[State, Event], State]] = {
     "GameStarted": _on_game_started,
     "RoundDealt": _on_round_dealt,
     "EcartMade": _on_ecart_made,

@@ -67,9 +67,9 @@ Everything random (shuffles, the first dealer) happens in ``start`` and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -150,7 +150,7 @@ def hand_points(hand: list[str] | tuple[str, ...]) -> int:
 # ---------------------------------------------------------------------------
 
 
-class AcePower(str, Enum):
+class AcePower(StrEnum):
     """The optional power of the ace (*Variantes courantes*: Pouvoir de l'As)."""
 
     NONE = "none"
@@ -198,7 +198,9 @@ def resolve_decks(options: Options, players: int) -> int:
     dealt = players * options.hand_size + 1
     if options.decks is not None:
         if dealt > options.decks * size:
-            raise ValueError(f"{options.decks} deck(s) of {size} cards cannot deal {players} hands of {options.hand_size}")
+            raise ValueError(
+                f"{options.decks} deck(s) of {size} cards cannot deal {players} hands of {options.hand_size}"
+            )
         return options.decks
     decks = 1 if players <= 6 else 2
     while dealt + players > decks * size:
@@ -308,10 +310,12 @@ def next_seat(s: State, seat: int) -> int:
     left = s.left
     hands = s.hands
     nxt = left[seat]
+    assert nxt is not None  # seat plays this round, so its left neighbour does too
     if hands[nxt]:
         return nxt
     for _ in s.seats:
         nxt = left[nxt]
+        assert nxt is not None
         if hands[nxt]:
             return nxt
     return nxt
@@ -327,10 +331,12 @@ def final_places(totals: list[int], decider_points: list[int | None] | None) -> 
     among the players who played it."""
     if decider_points is None:
         return places_from(totals, lower_wins=True)
-    return places_from([(t, d or 0) for t, d in zip(totals, decider_points)], lower_wins=True)
+    return places_from([(t, d or 0) for t, d in zip(totals, decider_points, strict=True)], lower_wins=True)
 
 
-def _deal(rules: Rules, players: int, seats: tuple[int, ...], dealer: int, round_no: int, decider: bool, rng: random.Random) -> dict:
+def _deal(
+    rules: Rules, players: int, seats: tuple[int, ...], dealer: int, round_no: int, decider: bool, rng: random.Random
+) -> dict:
     """Shuffle and deal one round (*Mise en place*): one card at a time
     from the dealer's left, then the upcard; the rest is the talon."""
     cards = shoe(rules.decks, short=rules.skat_deck)
@@ -403,7 +409,7 @@ class MauMau(BaseGame):
     Options = Options
 
     def __init__(self) -> None:
-        self._apply = {
+        self._apply: dict[str, Callable[[State, Event], State]] = {
             "GameStarted": self._on_started,
             "RoundDealt": self._on_dealt,
             "SuitWished": self._on_wished,
@@ -486,7 +492,9 @@ class MauMau(BaseGame):
                 if s.penalty or not out:
                     out.append({"type": "draw"})
             elif phase is Phase.DRAWN:
-                _play_actions(out, s.drawn, left)
+                drawn = s.drawn
+                assert drawn is not None  # set with the DRAWN phase
+                _play_actions(out, drawn, left)
                 out.append({"type": "keep"})
             else:
                 out = [{"type": "wish", "suit": x} for x in SUITS]
@@ -510,6 +518,7 @@ class MauMau(BaseGame):
         kind = action.get("type")
         if kind == "callout":
             return self._decide_callout(s, seat, action, rng)
+        # kind is any JSON value or None, and dict.get() of a non-str key is just None (typeshed wants a str)
         handler = self._decide.get(kind)  # type: ignore[arg-type]
         if handler is None:
             raise IllegalAction(BAD_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
@@ -552,14 +561,17 @@ class MauMau(BaseGame):
             raise IllegalAction(BAD_ACTION, "only a Jack names a suit")
         left = len(hand) - 1
         if call is not None and call != expected_call(left):
-            raise IllegalAction(BAD_ANNOUNCEMENT, "say 'mau' with the play that leaves one card, 'maumau' with your last card")
+            raise IllegalAction(
+                BAD_ANNOUNCEMENT, "say 'mau' with the play that leaves one card, 'maumau' with your last card"
+            )
         events = [Event("CardPlayed", {"card": card, "suit": suit, "announce": call}, seat)]
         if left == 0 and call is not None:  # "Mau Mau": out at once
             return self._end_round(s, events, seat, rng)
         if rank == ACE and s.rules.ace_power is AcePower.DRAW:
-            victims = []
+            victims: list[tuple[int, int, str]] = []
             x = s.left[seat]
             while x != seat:
+                assert x is not None  # the seats of the round make a ring
                 if s.hands[x]:
                     victims.append((x, 1, "ace"))
                 x = s.left[x]
@@ -648,7 +660,9 @@ class MauMau(BaseGame):
             return self._end_round(s, events, None, rng)
         return events
 
-    def _draws(self, s: State, draws: list[tuple[int, int, str]], rng: random.Random, *, whole_discard: bool = False) -> list[Event]:
+    def _draws(
+        self, s: State, draws: list[tuple[int, int, str]], rng: random.Random, *, whole_discard: bool = False
+    ) -> list[Event]:
         """``Drawn`` events for ``(seat, count, reason)`` draws in order, with
         a ``TalonReshuffled`` when the talon cannot cover a draw: the discard
         except its top (``whole_discard``: the card being played will be the
@@ -692,7 +706,7 @@ class MauMau(BaseGame):
         if s.decider:
             events.append(_game_ended(s.totals, points))
             return events
-        totals = [t + (p or 0) for t, p in zip(s.totals, points)]
+        totals = [t + (p or 0) for t, p in zip(s.totals, points, strict=True)]
         seats: tuple[int, ...] = tuple(range(n))
         decider = False
         if max(totals) >= s.rules.target_score:
@@ -714,9 +728,11 @@ class MauMau(BaseGame):
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event (pure: no randomness, no clock); mutates and
         returns ``state`` (``None`` before ``GameStarted``)."""
+        if state is None:
+            return self._on_started(state, event)
         return self._apply[event.type](state, event)
 
-    def _on_started(self, s: None, e: Event) -> State:
+    def _on_started(self, s: State | None, e: Event) -> State:
         d = e.data
         n = d["players"]
         state = State(
@@ -800,6 +816,7 @@ class MauMau(BaseGame):
     def _on_played(self, s: State, e: Event) -> State:
         d = e.data
         seat = e.seat
+        assert seat is not None  # played by a seat
         card = d["card"]
         hand = s.hands[seat]
         hand.remove(card)
@@ -822,6 +839,7 @@ class MauMau(BaseGame):
     def _on_drawn(s: State, e: Event) -> State:
         d = e.data
         seat = e.seat
+        assert seat is not None  # drawn by a seat
         cards = d["cards"]
         k = len(cards)
         if k:
@@ -851,7 +869,9 @@ class MauMau(BaseGame):
 
     @staticmethod
     def _on_kept(s: State, e: Event) -> State:
-        _pass_turn(s, e.seat, 0)
+        seat = e.seat
+        assert seat is not None  # kept by a seat
+        _pass_turn(s, seat, 0)
         return s
 
     @staticmethod
@@ -870,7 +890,7 @@ class MauMau(BaseGame):
         else:
             s.rounds.append(points)
             s.winners.append(d["winner"])
-            s.totals = [t + (p or 0) for t, p in zip(s.totals, points)]
+            s.totals = [t + (p or 0) for t, p in zip(s.totals, points, strict=True)]
         return s
 
     @staticmethod
@@ -962,9 +982,11 @@ class MauMau(BaseGame):
         sizes, the score sheet and, once over, the result.  Never another
         hand nor the talon's cards."""
         s = state
-        mine = seat is not None and 0 <= seat < s.players
+        hand = s.hands[seat] if seat is not None and 0 <= seat < s.players else None
+        mine = hand is not None
         w = s.window
         over = s.phase is Phase.OVER
+        res = self.result(s) if over else None
         return {
             "game": self.name,
             "seat": seat,
@@ -976,7 +998,7 @@ class MauMau(BaseGame):
             "phase": s.phase.value,
             "turn": None if over else s.turn,
             "awaiting": sorted(self.awaiting(s)),
-            "hand": list(s.hands[seat]) if mine else None,
+            "hand": None if hand is None else list(hand),
             "hand_sizes": [len(h) for h in s.hands],
             "top": s.discard[-1],
             "wish": s.wish,
@@ -994,7 +1016,7 @@ class MauMau(BaseGame):
             "decider_points": None if s.decider_points is None else list(s.decider_points),
             "target_score": s.rules.target_score,
             "options": _options_json(s.rules),
-            "result": self.result(s).to_json() if over else None,  # type: ignore[union-attr]
+            "result": None if res is None else res.to_json(),
         }
 
     def redact(self, event: Event, seat: int | None) -> Event | None:

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from shared.engine import Strategy
 from shared.games.mauw.rules import (
     COLOUR,
     JOKER,
@@ -85,14 +87,14 @@ class Table:
         self._weights: list[float] | None = None
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> "Table":
+    def from_view(cls, view: Mapping[str, Any]) -> Table:
         areas = [[(c["mauw"], c["top"]) for c in area] for area in view["areas"]]
         ch = view["chain"]
         chain = None if ch is None else (ch["attacker"], ch["defender"], ch["column"], ch["value"], ch["place"])
         return cls(view["seat"], areas, view["hand"], chain, view["options"]["covered_columns_count"])
 
     @classmethod
-    def from_state(cls, state: State, seat: int) -> "Table":
+    def from_state(cls, state: State, seat: int) -> Table:
         areas = [[(len(c.mauw), c.top) for c in area] for area in state.areas]
         ch = state.chain
         chain = None if ch is None else (ch.attacker, ch.defender, ch.column, ch.value, ch.place)
@@ -183,7 +185,7 @@ class Table:
 
     def chain_choice(self, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         """Defend / go on / give up (see module doc)."""
-        attacker, defender, column, value, place = self.chain  # type: ignore[misc]
+        attacker, defender, column, value, place = self.chain
         real = next((a for a in legal if a.get("card") == value), None)
         joker = next((a for a in legal if a.get("card") == JOKER), None)
         give_up = {"type": "give_up"}
@@ -257,7 +259,9 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
     pool = _unseen(view)
     rng.shuffle(pool)
     it = iter(pool)
-    hands = [list(view["hand"]) if s == me else [next(it) for _ in range(size)] for s, size in enumerate(view["hand_sizes"])]
+    hands = [
+        list(view["hand"]) if s == me else [next(it) for _ in range(size)] for s, size in enumerate(view["hand_sizes"])
+    ]
     areas = [[Column([next(it) for _ in range(c["mauw"])], c["top"]) for c in area] for area in view["areas"]]
     discard = [next(it) for _ in range(view["discard_count"] - 1)] if view["discard_count"] else []
     if view["discard_top"] is not None:
@@ -268,7 +272,14 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
         None
         if ch is None
         else Chain(
-            ch["attacker"], ch["defender"], ch["column"], ch["value"], ch["card"], ch["place"], ch["waiting"], ch["attacks"]
+            ch["attacker"],
+            ch["defender"],
+            ch["column"],
+            ch["value"],
+            ch["card"],
+            ch["place"],
+            ch["waiting"],
+            ch["attacks"],
         )
     )
     opts = view["options"]
@@ -400,6 +411,10 @@ class StrongStrategy:
 
 strong_strategy = StrongStrategy()
 
-STRATEGIES = {"random": random_strategy, "heuristic": heuristic_strategy, "strong": strong_strategy}
+STRATEGIES: dict[str, Strategy] = {
+    "random": random_strategy,
+    "heuristic": heuristic_strategy,
+    "strong": strong_strategy,
+}
 
 __all__ = ["STRATEGIES", "StrongStrategy", "Table", "heuristic_strategy", "random_strategy", "sample_state"]

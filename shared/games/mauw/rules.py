@@ -79,9 +79,10 @@ state only (views show ``"MAUW"``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -92,6 +93,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     Result,
+    Strategy,
     places_from,
     require_type,
 )
@@ -159,7 +161,10 @@ def deck(players: int) -> list[str]:
 
 def entry_of(card: str, as_: str | None) -> str:
     """The entry a played card makes: ``card`` itself, or ``"*" + as_`` for a Joker."""
-    return "*" + as_ if card == JOKER else card  # type: ignore[operator]
+    if card == JOKER:
+        assert as_ is not None  # a Joker is always declared
+        return "*" + as_
+    return card
 
 
 # --------------------------------------------------------------------------
@@ -442,7 +447,7 @@ class Mauw(BaseGame):
     min_players = 2
     max_players = 6
     Options = Options
-    strategies: dict = {}
+    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     # ---------------------------------------------------------------- start
 
@@ -472,7 +477,9 @@ class Mauw(BaseGame):
         if state.phase is Phase.PLAY:
             return frozenset((state.turn,))
         if state.phase is Phase.CHAIN:
-            return frozenset((state.chain.waiting,))  # type: ignore[union-attr]
+            chain = state.chain
+            assert chain is not None  # open through the CHAIN phase
+            return frozenset((chain.waiting,))
         return frozenset()
 
     def check_turn(self, state: State, seat: int) -> None:
@@ -481,7 +488,12 @@ class Mauw(BaseGame):
         phase = state.phase
         if phase is Phase.OVER:
             raise IllegalAction(GAME_OVER, "the game is over")
-        waiting = state.turn if phase is Phase.PLAY else state.chain.waiting  # type: ignore[union-attr]
+        if phase is Phase.PLAY:
+            waiting = state.turn
+        else:
+            chain = state.chain
+            assert chain is not None  # open through the CHAIN phase
+            waiting = chain.waiting
         if seat != waiting:
             raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
 
@@ -502,10 +514,11 @@ class Mauw(BaseGame):
             return plays if plays else [{"type": "discard_hand"}]
         if phase is Phase.CHAIN:
             chain = state.chain
-            if seat != chain.waiting:  # type: ignore[union-attr]
+            assert chain is not None  # open through the CHAIN phase
+            if seat != chain.waiting:
                 return []
-            kind = "defend" if seat == chain.defender else "continue"  # type: ignore[union-attr]
-            value = chain.value  # type: ignore[union-attr]
+            kind = "defend" if seat == chain.defender else "continue"
+            value = chain.value
             out = []
             hand = state.hands[seat]
             if kind == "continue" and _at_limit(state):
@@ -561,7 +574,9 @@ class Mauw(BaseGame):
                         for c in cards:
                             if c == JOKER:
                                 for d in DECLARABLE:
-                                    out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": d})
+                                    out.append(
+                                        {"type": "play", "card": JOKER, "player": owner, "column": column, "as": d}
+                                    )
                             else:
                                 out.append({"type": "play", "card": c, "player": owner, "column": column})
                         if out and first_only:
@@ -631,7 +646,9 @@ class Mauw(BaseGame):
         as_ = action.get("as")
         if card == JOKER:
             if type(as_) is not str or as_ not in SHOWN or as_[0] == "*":
-                raise IllegalAction("bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for")
+                raise IllegalAction(
+                    "bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for"
+                )
         elif as_ is not None:
             raise IllegalAction("bad_declaration", "only a Joker is declared as another card")
         entry = entry_of(card, as_)
@@ -642,7 +659,7 @@ class Mauw(BaseGame):
         if not (0 <= owner < state.players and 0 <= column < SLOTS):
             raise IllegalAction("no_such_column", f"columns are player 0..{state.players - 1}, column 0..3")
         mv = move_for(state, seat, entry, owner, column)
-        if type(mv) is str:
+        if isinstance(mv, str):  # a refusal code (a Move is no str)
             raise IllegalAction(mv, _MESSAGES[mv])
         place = action.get("place")
         if mv is Move.ASSOCIATE or mv is Move.ATTACK:
@@ -656,10 +673,13 @@ class Mauw(BaseGame):
         b.events.append(Event("CardPlayed", data, seat))
         b.hand[seat] -= 1
         if mv is Move.UNBLOCK:
-            b.discard(PHYSICAL[state.areas[seat][column].top], card)  # type: ignore[index]
+            spirit = state.areas[seat][column].top
+            assert spirit is not None  # move_for: an unblock lifts a Spirit
+            b.discard(PHYSICAL[spirit], card)
         elif mv is Move.ASSOCIATE:
             top = state.areas[seat][column].top
-            if self._associate(b, seat, seat, column, top, entry, place):  # type: ignore[arg-type]
+            assert top is not None  # move_for: an association is on a Warrior
+            if self._associate(b, seat, seat, column, top, entry, place):
                 return b.events
         elif mv is Move.ATTACK:
             b.refill(seat)
@@ -667,7 +687,8 @@ class Mauw(BaseGame):
             if state.auto_give_up and not _holds(state.hands[owner], value):
                 b.events.append(Event("GaveUp", {"auto": True}, owner))
                 top = state.areas[owner][column].top
-                if self._associate(b, seat, owner, column, top, entry, place):  # type: ignore[arg-type]
+                assert top is not None  # move_for: an attack is on a Warrior
+                if self._associate(b, seat, owner, column, top, entry, place):
                     return b.events
                 return self._end_turn(b)
             return b.events
@@ -675,7 +696,8 @@ class Mauw(BaseGame):
         return self._end_turn(b)
 
     def _decide_chain(self, state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
-        chain: Chain = state.chain  # type: ignore[assignment]
+        chain = state.chain
+        assert chain is not None  # decide calls this in the CHAIN phase only
         defending = seat == chain.defender
         reply = "defend" if defending else "continue"
         kind = action.get("type") if type(action) is dict else None
@@ -686,7 +708,10 @@ class Mauw(BaseGame):
             b.events.append(Event("GaveUp", {"auto": False}, seat))
             if defending:
                 top = state.areas[chain.defender][chain.column].top
-                if self._associate(b, chain.attacker, chain.defender, chain.column, top, chain.card, chain.place):  # type: ignore[arg-type]
+                attack = chain.card
+                # The attacked Warrior, and the attack card on it (the defender is to reply: none defended yet).
+                assert top is not None and attack is not None
+                if self._associate(b, chain.attacker, chain.defender, chain.column, top, attack, chain.place):
                     return b.events
             return self._end_turn(b)
         card = _card_field(action, state.hands[seat])
@@ -700,7 +725,9 @@ class Mauw(BaseGame):
         b.hand[seat] -= 1
         if defending:
             b.events.append(Event("AttackDefended", {"card": card}, seat))
-            b.discard(PHYSICAL[chain.card], card)  # type: ignore[index]
+            attack = chain.card
+            assert attack is not None  # the defender replies to an attack card
+            b.discard(PHYSICAL[attack], card)
             b.refill(seat)
             other = chain.attacker
         else:
@@ -713,8 +740,9 @@ class Mauw(BaseGame):
             b.events.append(Event("GaveUp", {"auto": True}, other))
             if other == chain.defender:
                 top = state.areas[chain.defender][chain.column].top
+                assert top is not None  # the attacked Warrior
                 entry = entry_of(card, chain.value)
-                if self._associate(b, chain.attacker, chain.defender, chain.column, top, entry, chain.place):  # type: ignore[arg-type]
+                if self._associate(b, chain.attacker, chain.defender, chain.column, top, entry, chain.place):
                     return b.events
             return self._end_turn(b)
         return b.events
@@ -738,10 +766,11 @@ class Mauw(BaseGame):
             b.placed = True
         else:
             b.discard(PHYSICAL[top], PHYSICAL[entry])
-            face = b.pop()  # never None: two cards were just discarded
+            face = b.pop()
+            assert face is not None  # two cards were just discarded
             if place is None:
                 b.events.append(Event("MauwLost", {"card": face}, winner))
-                b.discard(face)  # type: ignore[arg-type]
+                b.discard(face)
                 return False
             b.events.append(Event("MauwWon", {"place": place}, winner))
             b.placed = True
@@ -782,6 +811,8 @@ class Mauw(BaseGame):
 
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event (pure; mutates and returns ``state``)."""
+        if state is None:
+            return _dealt(state, event)
         return _HANDLERS[event.type](state, event)
 
     # ---------------------------------------------------------------- views
@@ -920,7 +951,11 @@ def _holds(hand: list[str], value: str) -> bool:
 def _at_limit(state: State) -> bool:
     """The attacker has played ``chain_limit`` attack cards in this chain."""
     limit = state.chain_limit
-    return limit is not None and state.chain.attacks >= limit  # type: ignore[union-attr]
+    if limit is None:
+        return False
+    chain = state.chain
+    assert chain is not None  # asked during a chain only
+    return chain.attacks >= limit
 
 
 # --------------------------------------------------------------------------
@@ -951,7 +986,9 @@ def _dealt(_: State | None, e: Event) -> State:
 
 
 def _drawn(s: State, e: Event) -> State:
-    s.hands[e.seat].append(s.draw.pop())  # type: ignore[index]
+    seat = e.seat
+    assert seat is not None  # drawn by a seat
+    s.hands[seat].append(s.draw.pop())
     return s
 
 
@@ -963,7 +1000,8 @@ def _rebuilt(s: State, e: Event) -> State:
 
 def _associate_state(s: State, owner: int, column: int, entry: str) -> None:
     col = s.areas[owner][column]
-    top: str = col.top  # type: ignore[assignment]
+    top = col.top
+    assert top is not None  # an association is on a Warrior
     col.top = None
     if VALUE[top] == VALUE[entry]:
         s.won = [PHYSICAL[top], entry]
@@ -974,7 +1012,8 @@ def _associate_state(s: State, owner: int, column: int, entry: str) -> None:
 
 def _played(s: State, e: Event) -> State:
     d = e.data
-    seat: int = e.seat  # type: ignore[assignment]
+    seat = e.seat
+    assert seat is not None  # played by a seat
     card = d["card"]
     s.hands[seat].remove(card)
     entry = entry_of(card, d["as"])
@@ -983,7 +1022,7 @@ def _played(s: State, e: Event) -> State:
     if move == "reinforce" or move == "block":
         col.top = entry
     elif move == "unblock":
-        s.discard.append(PHYSICAL[col.top])  # type: ignore[index]
+        s.discard.append(PHYSICAL[col.top])
         s.discard.append(card)
         col.top = None
     elif move == "associate":
@@ -1004,10 +1043,14 @@ def _played(s: State, e: Event) -> State:
 
 
 def _defended(s: State, e: Event) -> State:
-    chain: Chain = s.chain  # type: ignore[assignment]
+    chain = s.chain
+    seat = e.seat
+    assert chain is not None and seat is not None  # the defender's reply in a chain
+    attack = chain.card
+    assert attack is not None  # the attack card it answers
     card = e.data["card"]
-    s.hands[e.seat].remove(card)  # type: ignore[index]
-    s.discard.append(PHYSICAL[chain.card])  # type: ignore[index]
+    s.hands[seat].remove(card)
+    s.discard.append(PHYSICAL[attack])
     s.discard.append(card)
     chain.card = None
     chain.waiting = chain.attacker
@@ -1015,9 +1058,11 @@ def _defended(s: State, e: Event) -> State:
 
 
 def _continued(s: State, e: Event) -> State:
-    chain: Chain = s.chain  # type: ignore[assignment]
+    chain = s.chain
+    seat = e.seat
+    assert chain is not None and seat is not None  # the attacker's reply in a chain
     card = e.data["card"]
-    s.hands[e.seat].remove(card)  # type: ignore[index]
+    s.hands[seat].remove(card)
     chain.card = entry_of(card, chain.value)
     chain.waiting = chain.defender
     chain.attacks += 1
@@ -1025,11 +1070,14 @@ def _continued(s: State, e: Event) -> State:
 
 
 def _gave_up(s: State, e: Event) -> State:
-    chain: Chain = s.chain  # type: ignore[assignment]
+    chain = s.chain
+    assert chain is not None  # a chain is given up
     s.chain = None
     s.phase = Phase.PLAY
     if e.seat == chain.defender:
-        _associate_state(s, chain.defender, chain.column, chain.card)  # type: ignore[arg-type]
+        card = chain.card
+        assert card is not None  # the defender gives up facing an attack card
+        _associate_state(s, chain.defender, chain.column, card)
     return s
 
 
@@ -1040,7 +1088,9 @@ def _associated(s: State, e: Event) -> State:
 
 
 def _mauw_won(s: State, e: Event) -> State:
-    s.areas[e.seat][e.data["place"]].mauw.append(s.draw.pop())  # type: ignore[index]
+    seat = e.seat
+    assert seat is not None  # won by a seat
+    s.areas[seat][e.data["place"]].mauw.append(s.draw.pop())
     s.last_mauw = s.turns + 1
     return s
 
@@ -1051,8 +1101,11 @@ def _mauw_lost(s: State, e: Event) -> State:
 
 
 def _pair_placed(s: State, e: Event) -> State:
-    face, top = s.won  # type: ignore[misc]
-    col = s.areas[e.seat][e.data["place"]]  # type: ignore[index]
+    won = s.won
+    seat = e.seat
+    assert won is not None and seat is not None  # the pair just won, placed by its winner
+    face, top = won
+    col = s.areas[seat][e.data["place"]]
     col.mauw.append(face)
     col.top = top
     s.won = None
@@ -1061,7 +1114,9 @@ def _pair_placed(s: State, e: Event) -> State:
 
 
 def _pair_lost(s: State, e: Event) -> State:
-    face, top = s.won  # type: ignore[misc]
+    won = s.won
+    assert won is not None  # the pair just won
+    face, top = won
     s.discard.append(face)
     s.discard.append(PHYSICAL[top])
     s.won = None
@@ -1069,7 +1124,9 @@ def _pair_lost(s: State, e: Event) -> State:
 
 
 def _hand_discarded(s: State, e: Event) -> State:
-    hand = s.hands[e.seat]  # type: ignore[index]
+    seat = e.seat
+    assert seat is not None  # discarded by a seat
+    hand = s.hands[seat]
     s.discard.extend(hand)
     hand.clear()
     return s
@@ -1090,7 +1147,7 @@ def _game_ended(s: State, e: Event) -> State:
     return s
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[State, Event], State]] = {
     "CardsDealt": _dealt,
     "CardDrawn": _drawn,
     "DrawPileRebuilt": _rebuilt,
