@@ -140,8 +140,12 @@ class Game(Protocol):
     title: str
     min_players: int
     max_players: int
-    Options: type[BaseModel]
     strategies: Mapping[str, Strategy]
+
+    @property
+    def Options(self) -> type[BaseModel]:
+        """The pydantic model of the table options."""
+        ...
 
     def start(self, options: BaseModel, players: int, rng: random.Random) -> list[Event]: ...
 
