@@ -129,33 +129,51 @@ def heuristic_card(
     """
     if len(cards) == 1:
         return cards[0]
-    rank = CARD_RANK
-    suit = CARD_SUIT
     if not trick:
-        if take:
-            if PIRATE in cards:
-                return PIRATE
-            spades = [c for c in cards if suit[c] == "S"]
-            if spades:
-                top = max(spades, key=rank.__getitem__)
-                if rank[top] >= 12:
-                    return top
-            normal = [c for c in cards if c not in JOKERS]
-            if normal:
-                return max(normal, key=lambda c: (-danger[c], rank[c]))
-            return cards[0]
-        normal = [c for c in cards if c not in JOKERS]
-        if normal:
-            low = min(normal, key=lambda c: (danger[c] > 0, suit[c] == "S", rank[c]))
-            if NAUFRAGE in cards and (rank[low] >= 11 or danger[low] > 0):
-                return NAUFRAGE
-            return low
-        return NAUFRAGE if NAUFRAGE in cards else cards[0]
+        return _lead_to_take(cards, danger) if take else _lead_to_duck(cards, danger)
     if best is None:
         best, _, led = best_of(trick)
-    pos = len(trick)
-    last = pos == n - 1
-    # Cards that would take the lead (inlined card_key for speed).
+    winners, losers = _split_by_lead(cards, best, led)
+    last = len(trick) == n - 1
+    if take:
+        return _follow_to_take(winners, losers, last, danger)
+    return _follow_to_duck(trick, winners, losers, last, danger)
+
+
+def _lead_to_take(cards: Sequence[str], danger: Mapping[str, int]) -> str:
+    """The lead of a seat that wants the trick: the Pirate, else a spade Q or higher,
+    else its least costly card (the highest among equals); ``cards``: two or more."""
+    if PIRATE in cards:
+        return PIRATE
+    rank = CARD_RANK
+    spades = [c for c in cards if CARD_SUIT[c] == "S"]
+    if spades:
+        top = max(spades, key=rank.__getitem__)
+        if rank[top] >= 12:
+            return top
+    normal = [c for c in cards if c not in JOKERS]
+    if normal:
+        return max(normal, key=lambda c: (-danger[c], rank[c]))
+    return cards[0]
+
+
+def _lead_to_duck(cards: Sequence[str], danger: Mapping[str, int]) -> str:
+    """The lead of a seat avoiding the trick: its lowest harmless non-spade card, or the
+    Naufragé when that card is a head or costly; ``cards``: two or more."""
+    rank, suit = CARD_RANK, CARD_SUIT
+    normal = [c for c in cards if c not in JOKERS]
+    if normal:
+        low = min(normal, key=lambda c: (danger[c] > 0, suit[c] == "S", rank[c]))
+        if NAUFRAGE in cards and (rank[low] >= 11 or danger[low] > 0):
+            return NAUFRAGE
+        return low
+    return NAUFRAGE if NAUFRAGE in cards else cards[0]
+
+
+def _split_by_lead(cards: Sequence[str], best: tuple[int, int], led: str | None) -> tuple[list[str], list[str]]:
+    """``(winners, losers)``: the ``cards`` that would take the lead from ``best`` in a
+    trick led in ``led``, and the others, each in ``cards`` order (card_key, inlined)."""
+    rank, suit = CARD_RANK, CARD_SUIT
     b0, b1 = best
     winners: list[str] = []
     losers: list[str] = []
@@ -171,27 +189,51 @@ def heuristic_card(
         else:
             w = False
         (winners if w else losers).append(c)
-    if take:
-        if winners:
-            if last or len(winners) == 1:
-                return min(winners, key=lambda c: (danger[c], c == PIRATE, rank[c]))
-            non_p = [c for c in winners if c != PIRATE]
-            if non_p:
-                return max(non_p, key=lambda c: (-danger[c], rank[c]))
-            return PIRATE
-        if NAUFRAGE in losers:
-            return NAUFRAGE
-        return min(losers, key=lambda c: (danger[c], rank[c]))
+    return winners, losers
+
+
+def _follow_to_take(winners: list[str], losers: list[str], last: bool, danger: Mapping[str, int]) -> str:
+    """Following a trick the seat wants: its cheapest winner when it plays last (or has
+    one winner), else its highest least costly non-Pirate winner; without a winner, the
+    Naufragé or its cheapest loser.  ``last``: the seat closes the trick."""
+    rank = CARD_RANK
+    if winners:
+        if last or len(winners) == 1:
+            return min(winners, key=lambda c: (danger[c], c == PIRATE, rank[c]))
+        non_p = [c for c in winners if c != PIRATE]
+        if non_p:
+            return max(non_p, key=lambda c: (-danger[c], rank[c]))
+        return PIRATE
+    if NAUFRAGE in losers:
+        return NAUFRAGE
+    return min(losers, key=lambda c: (danger[c], rank[c]))
+
+
+def _follow_to_duck(
+    trick: Sequence[tuple[int, str]], winners: list[str], losers: list[str], last: bool, danger: Mapping[str, int]
+) -> str:
+    """Following a trick the seat avoids: dump its costliest (then highest, spades first)
+    loser other than the Naufragé; when every other card would win, see :func:`_forced_to_win`."""
+    rank, suit = CARD_RANK, CARD_SUIT
     non_n = [c for c in losers if c != NAUFRAGE]
     if non_n:
         return max(non_n, key=lambda c: (danger[c], rank[c] + (20 if suit[c] == "S" else 0)))
-    # Every card but the Naufragé would take the lead.
+    return _forced_to_win(trick, winners, losers, last, danger)
+
+
+def _forced_to_win(
+    trick: Sequence[tuple[int, str]], winners: list[str], losers: list[str], last: bool, danger: Mapping[str, int]
+) -> str:
+    """Avoiding, with every card but perhaps the Naufragé (``losers``) winning: the
+    Naufragé unless a harmless trick can be taken last; else the cheapest winner, the
+    highest when last (the trick is then settled), the lowest otherwise."""
     if losers:
         trick_danger = 0
         for _, c in trick:
             trick_danger += danger[c]
         if trick_danger > 0 or not last or len(winners) == 0:
             return NAUFRAGE
+    rank = CARD_RANK
     if last:
         return min(winners, key=lambda c: (danger[c], -(15 if c == PIRATE else rank[c])))
     return min(winners, key=lambda c: (danger[c], 15 if c == PIRATE else rank[c]))
@@ -417,62 +459,92 @@ def knowledge(view: Mapping[str, Any], feed: Sequence[Any] | None = None) -> Kno
         captured=[[] for _ in range(n)],
     )
     if feed:
-        k.from_feed = True
-        trick: list[tuple[int, str]] = []
-        theft: tuple[int, int, str] | None = None
-        for e in _round_events(feed):
-            t, d, s = _etype(e), _edata(e), _eseat(e)
-            if t == "EcartsExchanged":
-                for g, r, cards in d["passes"]:
-                    if g == me and cards is not None:
-                        k.known[r].update(cards)
-            elif t == "CardPlayed":
-                assert s is not None  # played by a seat
-                c = d["card"]
-                led = next((CARD_SUIT[x] for _, x in trick if CARD_SUIT[x] is not None), None)
-                if led is not None and c not in JOKERS and CARD_SUIT[c] != led:
-                    k.voids[s].add(led)
-                trick.append((s, c))
-                k.played[c] += 1
-                if k.known[s][c] > 0:
-                    k.known[s][c] -= 1
-            elif t == "TrickWon":
-                w = d["winner"]
-                k.captured[w].extend(c for _, c in trick)
-                k.pending_tens = sum(1 for _, c in trick if c in TENS)
-                trick = []
-            elif t == "TheftAnnounced":
-                assert s is not None  # the thief
-                theft = (s, d["target"], d["suit"])
-            elif t == "TheftFailed":
-                assert s is not None  # the target, void in the suit
-                k.voids[s].add(d["suit"])
-            elif t in ("CardStolen", "CardReturned") and theft is not None:
-                thief, target, suit = theft
-                card = d.get("card")
-                giver, taker = (target, thief) if t == "CardStolen" else (thief, target)
-                if card is None:
-                    # Not ours: forget what we knew of that suit in both hands.
-                    for p in (thief, target):
-                        for x in [x for x in k.known[p] if CARD_SUIT[x] == suit]:
-                            del k.known[p][x]
-                else:
-                    if k.known[giver][card] > 0:
-                        k.known[giver][card] -= 1
-                    if taker != me:
-                        k.known[taker][card] += 1
-        k.known = [+c for c in k.known]
+        _read_feed(k, feed)
     else:
-        trick = [(t["seat"], t["card"]) for t in view["trick"]]
-        led = None
-        for s, c in trick:
-            k.played[c] += 1
-            if led is not None and c not in JOKERS and CARD_SUIT[c] != led:
-                k.voids[s].add(led)
-            if led is None and CARD_SUIT[c] is not None:
-                led = CARD_SUIT[c]
+        _read_trick(k, [(t["seat"], t["card"]) for t in view["trick"]])
     k.known[me] = Counter()
     return k
+
+
+def _read_feed(k: Knowledge, feed: Sequence[Any]) -> None:
+    """Fill ``k`` from the current round's events of ``feed`` (cards passed, played,
+    gathered and moved by thefts; voids shown), in order."""
+    k.from_feed = True
+    trick: list[tuple[int, str]] = []  # the trick in progress, as (seat, card)
+    theft: tuple[int, int, str] | None = None  # the last announced (thief, target, suit)
+    for e in _round_events(feed):
+        t, d, s = _etype(e), _edata(e), _eseat(e)
+        if t == "EcartsExchanged":
+            _note_ecarts(k, d["passes"])
+        elif t == "CardPlayed":
+            assert s is not None  # played by a seat
+            _note_play(k, trick, s, d["card"])
+        elif t == "TrickWon":
+            _note_trick_won(k, trick, d["winner"])
+            trick = []
+        elif t == "TheftAnnounced":
+            assert s is not None  # the thief
+            theft = (s, d["target"], d["suit"])
+        elif t == "TheftFailed":
+            assert s is not None  # the target, void in the suit
+            k.voids[s].add(d["suit"])
+        elif t in ("CardStolen", "CardReturned") and theft is not None:
+            _note_theft_move(k, theft, t == "CardStolen", d.get("card"))
+    k.known = [+c for c in k.known]
+
+
+def _note_ecarts(k: Knowledge, passes: Sequence[Any]) -> None:
+    """The cards ``k.me`` passed: known in their recipient's hand.  ``passes``: ``(giver, recipient, cards | None)``."""
+    for g, r, cards in passes:
+        if g == k.me and cards is not None:
+            k.known[r].update(cards)
+
+
+def _note_play(k: Knowledge, trick: list[tuple[int, str]], seat: int, card: str) -> None:
+    """``seat`` plays ``card`` on ``trick`` (appended): seen played, no longer known in
+    its hand, and a void in the led suit when it does not follow (a Joker always may)."""
+    led = next((CARD_SUIT[x] for _, x in trick if CARD_SUIT[x] is not None), None)
+    if led is not None and card not in JOKERS and CARD_SUIT[card] != led:
+        k.voids[seat].add(led)
+    trick.append((seat, card))
+    k.played[card] += 1
+    if k.known[seat][card] > 0:
+        k.known[seat][card] -= 1
+
+
+def _note_trick_won(k: Knowledge, trick: Sequence[tuple[int, str]], winner: int) -> None:
+    """``winner`` gathers ``trick``: its captured cards, and the 10s now pending (Maudix)."""
+    k.captured[winner].extend(c for _, c in trick)
+    k.pending_tens = sum(1 for _, c in trick if c in TENS)
+
+
+def _note_theft_move(k: Knowledge, theft: tuple[int, int, str], stolen: bool, card: str | None) -> None:
+    """A card of ``theft`` (``(thief, target, suit)``) changes hands: taken by the thief
+    (``stolen``) or handed back to the target.  ``card``: None when ``k.me`` may not see
+    it, then what ``k.me`` knew of that suit in both hands is forgotten."""
+    thief, target, suit = theft
+    giver, taker = (target, thief) if stolen else (thief, target)
+    if card is None:
+        for p in (thief, target):
+            for x in [x for x in k.known[p] if CARD_SUIT[x] == suit]:
+                del k.known[p][x]
+        return
+    if k.known[giver][card] > 0:
+        k.known[giver][card] -= 1
+    if taker != k.me:
+        k.known[taker][card] += 1
+
+
+def _read_trick(k: Knowledge, trick: Sequence[tuple[int, str]]) -> None:
+    """Without a feed: the cards of the current ``trick`` (``(seat, card)``) are seen
+    played, and a seat that did not follow the led suit is void in it."""
+    led = None
+    for s, c in trick:
+        k.played[c] += 1
+        if led is not None and c not in JOKERS and CARD_SUIT[c] != led:
+            k.voids[s].add(led)
+        if led is None and CARD_SUIT[c] is not None:
+            led = CARD_SUIT[c]
 
 
 def sample_hands(k: Knowledge, rng: random.Random, tries: int = 20) -> list[list[str]]:
