@@ -15,7 +15,11 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event, decode, encode
 from shared.games.dix import GAME, Options
-from shared.games.dix.cards import removed_cards
+from shared.games.dix.cards import KIND, removed_cards
+from tests import given as shared
+
+#: Codes hidden from a seat: in the state (the deck) but not in its view.
+hidden_from = shared.view_hidden(GAME, KIND)
 
 
 def started(deck: list[str], players: int = 2, first: int = 0, **options) -> Event:
@@ -37,7 +41,7 @@ class Table:
 
     def act(self, seat: int, action: dict) -> list[Event]:
         """When ``seat`` sends ``action``: return the new events (also folded)."""
-        new = GAME.decide(self.state, seat, action, self.rng)
+        new = shared.when(GAME, self.state, seat, action, self.rng)
         new = [decode(encode(e)) for e in new]
         for e in new:
             self.state = GAME.evolve(self.state, e)
@@ -51,11 +55,7 @@ class Table:
 
     def refuse(self, seat: int, action: dict) -> str:
         """``decide`` must refuse; return the code (the state must not change)."""
-        before = GAME.snapshot(self.state)
-        with pytest.raises(IllegalAction) as err:
-            GAME.decide(self.state, seat, action, self.rng)
-        assert GAME.snapshot(self.state) == before
-        return err.value.code
+        return shared.refused(GAME, self.state, seat, action, hidden_from=hidden_from, rng=self.rng).code
 
     def view(self, seat: int | None = None) -> dict:
         return GAME.view(self.state, seat)

@@ -16,9 +16,23 @@ from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.maudit_mot_dit import GAME
 from shared.games.maudit_mot_dit.deck import BACKS, CARD_COUNT, FRONTS, SYMBOL_INDEX
+from tests import given as shared
+from tests.invariants import strings_in
 
 RNG = random.Random(0)
 OPTS = {"trips": 2, "proposals_in_all_5_6": 3, "curse_ends_turn": True, "end_when_centre_empty": False}
+
+
+def hidden_from(state, seat: int | None) -> set[str]:
+    """Words ``seat`` must not see: those of the cards still in the box and
+    of the card turned over (unless ``seat`` is its active player), less
+    the words its view shows."""
+    hidden: set[str] = set()
+    for front, _back in state.box:
+        hidden.update(FRONTS[front])
+    if state.right is not None and seat != state.active:
+        hidden.update(FRONTS[state.right])
+    return hidden - set(strings_in(GAME.view(state, seat)))
 
 
 @dataclass(frozen=True)
@@ -127,7 +141,7 @@ def scored(active: int, t: Turn, outcome: str, clues: int, finders: list[int], p
 
 def given(*events: Event):
     """The state after folding ``events``."""
-    return fold(GAME, events)
+    return shared.given(GAME, *events)
 
 
 def opening(players: int, first: int, turns: list[Turn], **options: Any) -> list[Event]:
@@ -140,14 +154,11 @@ def opening(players: int, first: int, turns: list[Turn], **options: Any) -> list
 
 
 def when(state, seat: int, action: dict) -> list[Event]:
-    """Decide one action (the rng is never used by this game's decide)."""
-    return GAME.decide(state, seat, action, RNG)
+    """Decide one action (decide must not mutate the state; its rng is never used)."""
+    return shared.when(GAME, state, seat, action, RNG)
 
 
 def refused(state, seat: int, action: dict) -> IllegalAction:
-    """The IllegalAction raised by the action (fails if accepted)."""
-    try:
-        GAME.decide(state, seat, action, RNG)
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError(f"{action} was accepted")
+    """The IllegalAction raised by the action (fails if accepted, if the
+    state changed or if it names a word hidden from ``seat``)."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from, rng=RNG)

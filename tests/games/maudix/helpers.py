@@ -15,7 +15,11 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.maudix import GAME
-from shared.games.maudix.rules import Options
+from shared.games.maudix.rules import Options, deck_for
+from tests import given as shared
+
+#: Codes hidden from a seat: in the state but not in its view.
+hidden_from = shared.view_hidden(GAME, deck_for(12))
 
 
 def started(
@@ -69,25 +73,18 @@ def ready(final: Sequence[Sequence[str]], **kw) -> list[Event]:
 
 def given(*events: Event | Sequence[Event]):
     """The state folded from ``events`` (lists are flattened)."""
-    flat: list[Event] = []
-    for e in events:
-        if isinstance(e, Event):
-            flat.append(e)
-        else:
-            flat.extend(e)
-    return fold(GAME, flat)
+    return shared.given(GAME, *events)
 
 
 def when(state, seat: int, action: dict, seed: int = 0) -> list[Event]:
-    """The events ``seat``'s ``action`` produces (asserts nothing)."""
-    return GAME.decide(state, seat, action, random.Random(seed))
+    """The events ``seat``'s ``action`` produces (decide must not mutate the state)."""
+    return shared.when(GAME, state, seat, action, seed)
 
 
 def refused(state, seat: int, action: dict) -> str:
-    """The refusal code of ``action`` (fails the test when it is accepted)."""
-    with pytest.raises(IllegalAction) as err:
-        GAME.decide(state, seat, action, random.Random(0))
-    return err.value.code
+    """The refusal code of ``action`` (fails the test when it is accepted,
+    changes the state or names a card hidden from ``seat``)."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from).code
 
 
 def play(seat: int, card: str) -> Event:

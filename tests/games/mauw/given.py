@@ -16,6 +16,11 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.mauw import GAME
+from shared.games.mauw.rules import CARDS
+from tests import given as shared
+
+#: Codes hidden from a seat: in the state but not in its view.
+hidden_from = shared.view_hidden(GAME, CARDS)
 
 
 def deal(hands: list[list[str]], draw: list[str] = (), first: int = 0, **options: Any) -> Event:  # type: ignore[assignment]
@@ -58,15 +63,12 @@ def ended(next_seat: int) -> Event:
 
 def given(*parts: Event | list[Event]) -> Any:
     """Fold the Given events (single events or lists of them) into a state."""
-    events: list[Event] = []
-    for p in parts:
-        events.extend(p if isinstance(p, list) else [p])
-    return fold(GAME, events)
+    return shared.given(GAME, *parts)
 
 
 def when(state: Any, seat: int, action: dict, seed: int = 0) -> list[Event]:
-    """The events ``decide`` returns (a shuffle uses ``random.Random(seed)``)."""
-    return GAME.decide(state, seat, action, random.Random(seed))
+    """The events ``decide`` returns (a shuffle uses ``random.Random(seed)``); decide must not mutate."""
+    return shared.when(GAME, state, seat, action, seed)
 
 
 def then(state: Any, events: list[Event]) -> Any:
@@ -77,10 +79,8 @@ def then(state: Any, events: list[Event]) -> Any:
 
 
 def refused(state: Any, seat: int, action: Any) -> IllegalAction:
-    """Assert ``action`` is refused; return the refusal."""
-    with pytest.raises(IllegalAction) as err:
-        GAME.decide(state, seat, action, random.Random(0))
-    return err.value
+    """Assert ``action`` is refused (state unchanged, no hidden card named); return the refusal."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from)
 
 
 def column(state: Any, seat: int, col: int, viewer: int | None = None) -> list[str]:
