@@ -17,6 +17,7 @@ from shared.events import Event, decode, encode
 from shared.games.dix import GAME, Options
 from shared.games.dix.cards import KIND, removed_cards
 from tests import given as shared
+from tests.invariants import Stateless
 
 #: Codes hidden from a seat: in the state (the deck) but not in its view.
 hidden_from = shared.view_hidden(GAME, KIND)
@@ -98,3 +99,21 @@ def pay_card(card: str) -> dict:
 def ev(type_: str, data: dict | None = None, seat: int | None = None) -> Event:
     """An expected event (no timestamp, no command id)."""
     return Event(type_, data or {}, seat)
+
+
+def public_codes(state) -> set[str]:
+    """Every card code whose place any seat may know: all zones but the deck."""
+    zones = set(state.tableau) | set(state.market) | set(state.discard) | set(state.removed)
+    for s in state.seats:
+        zones.update(s.collection)
+    if state.auction is not None:
+        zones.add(state.auction.joker)
+    if state.debt is not None:
+        zones.add(state.debt.item)
+    return zones
+
+
+def secrets():
+    """DIX's secrets: the codes of the deck not also in a public zone (the
+    multiplicity check stays in test_properties: codes repeat)."""
+    return Stateless(lambda state, seat: set(state.deck) - public_codes(state))

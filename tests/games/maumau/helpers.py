@@ -18,6 +18,7 @@ from shared.events import Event, decode, encode
 from shared.games.maumau import GAME
 from shared.games.maumau.rules import Options, resolve_decks
 from tests import given as shared
+from tests.invariants import Stateless
 
 #: Anything in a message that looks like a card code.
 CARD_IN_TEXT = re.compile(r"\b(?:10|[2-9JQKA])[SHDC]\b")
@@ -118,3 +119,8 @@ class Table:
 
     def hand(self, seat: int) -> list[str]:
         return self.view(seat)["hand"]
+
+
+def secrets():
+    """Mau Mau's secrets for the hidden-information property (tests.invariants)."""
+    return Stateless(hidden_from, lambda events: {e.data["card"] for e in events if e.type == "CardPlayed"})

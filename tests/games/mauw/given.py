@@ -18,6 +18,7 @@ from shared.events import Event
 from shared.games.mauw import GAME
 from shared.games.mauw.rules import CARDS
 from tests import given as shared
+from tests.invariants import Stateless
 
 #: Codes hidden from a seat: in the state but not in its view.
 hidden_from = shared.view_hidden(GAME, CARDS)
@@ -95,3 +96,35 @@ def points(state: Any) -> list[int]:
 def E(type_: str, data: dict | None = None, seat: int | None = None) -> Event:  # noqa: N802
     """Shorthand for an expected event."""
     return Event(type_, data or {}, seat)
+
+
+def secret_from(state: Any, seat: int | None) -> set[str]:
+    """Physical card codes ``seat`` must not see: other hands, the draw pile
+    and the Mauw faces, less the codes it sees elsewhere (its hand, the
+    face-up entries, the discard pile, the attack in progress)."""
+    from shared.games.mauw.rules import PHYSICAL
+
+    hidden = set(state.draw)
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            hidden.update(hand)
+    seen = set(state.discard)
+    if seat is not None:
+        seen.update(state.hands[seat])
+    for area in state.areas:
+        for col in area:
+            hidden.update(col.mauw)
+            if col.top is not None:
+                seen.update((col.top, PHYSICAL[col.top]))
+    if state.chain is not None:
+        seen.add(state.chain.value)  # the value every reply must match
+        if state.chain.card is not None:
+            seen.update((state.chain.card, PHYSICAL[state.chain.card]))
+    return hidden - seen
+
+
+def secrets():
+    """Mauw's secrets (the count-based and differential checks stay in test_properties)."""
+    return Stateless(secret_from, lambda events: {
+        c for e in events if e.type == "CardPlayed" for c in (e.data["card"], e.data["as"]) if c is not None
+    })
