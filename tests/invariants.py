@@ -19,6 +19,7 @@ card conservation or hidden-information checks.
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any, Callable
 
@@ -26,6 +27,7 @@ import msgpack
 
 from shared.engine import Game, Played, PlayError, fold, play, wants_feed
 from shared.events import Event
+from shared.presence import feed
 
 
 def snap_bytes(game: Game, state: Any) -> bytes:
@@ -128,3 +130,118 @@ def strings_in(obj: Any) -> list[str]:
         elif isinstance(o, (list, tuple, set, frozenset)):
             stack.extend(o)
     return found
+
+
+#: Games per (game, player count) of the hidden-information property:
+#: a modest CI size, more with ``TAPIS_PROPERTY_GAMES``.
+HIDDEN_GAMES = int(os.environ.get("TAPIS_PROPERTY_GAMES", "0")) or 3
+
+
+class Secrets:
+    """What a game keeps secret, for :func:`check_hidden_information`.
+
+    ``secret(state, seat)`` is the set of codes (strings) ``seat`` (None: a
+    spectator) must not see now, less any it legitimately sees elsewhere.
+    ``learn(state, events)`` runs first after every step (the opening
+    included), for games whose secrets depend on what was revealed before
+    (a subclass keeps that knowledge; the default learns nothing).
+    """
+
+    def learn(self, state: Any, events: list[Event]) -> None:
+        pass
+
+    def secret(self, state: Any, seat: int | None) -> set[str]:
+        raise NotImplementedError
+
+    def feed_secret(self, state: Any, seat: int | None) -> set[str]:
+        """The codes the new events may not show ``seat`` (default: ``secret``;
+        a game where the step's own events legitimately show more says so)."""
+        return self.secret(state, seat)
+
+
+class Stateless(Secrets):
+    """Secrets given by a plain ``(state, seat) -> set[str]`` function;
+    ``shown(events)``, when given, names the codes a step's events show
+    everybody (a card played, then reshuffled into a hidden pile in the
+    same step, was public when played): the feed may show those."""
+
+    def __init__(self, fn: Callable[[Any, int | None], set[str]],
+                 shown: Callable[[list[Event]], set[str]] | None = None) -> None:
+        self.fn = fn
+        self.shown = shown
+        self.batch: set[str] = set()
+
+    def learn(self, state: Any, events: list[Event]) -> None:
+        self.batch = self.shown(events) if self.shown is not None else set()
+
+    def secret(self, state: Any, seat: int | None) -> set[str]:
+        return self.fn(state, seat)
+
+    def feed_secret(self, state: Any, seat: int | None) -> set[str]:
+        return self.fn(state, seat) - self.batch
+
+
+def hidden_checker(game: Game, players: int, secrets: Secrets) -> Callable[[Any, list[Event]], None]:
+    """An ``on_step(state, new)`` checking, for every seat and the spectator,
+    that no code of ``secrets.secret(state, seat)`` appears among the
+    strings of ``game.view(state, seat)`` and none of
+    ``secrets.feed_secret(state, seat)`` in the new events as that seat's
+    feed shows them (:func:`shared.presence.feed`, i.e. ``game.redact``).
+    Each new event is checked against the state just after it (folded
+    onto a copy of the state before the step; ``secrets.learn`` sees the
+    events one at a time), each view against the state after the step.
+    Its ``checked`` attribute counts the (step, seat) pairs with a secret.
+    The first call must be the opening (as :func:`shared.engine.play` does)."""
+    seats = [None, *range(players)]
+    before: list[Any] = [None]  # a copy of the state before the step
+
+    def copy(state: Any) -> Any:
+        return game.restore(msgpack.unpackb(snap_bytes(game, state), raw=False, strict_map_key=False))
+
+    def on_step(state: Any, new: list[Event]) -> None:
+        st = before[0]
+        for e in new:  # each event against the state just after it
+            st = fold(game, [e], st)
+            secrets.learn(st, [e])
+            for seat in seats:
+                bad = secrets.feed_secret(st, seat)
+                if bad:
+                    for _v, r in feed(game, [e], seat):
+                        leaked = bad.intersection(strings_in(r.data))
+                        assert not leaked, f"{e.type} shows seat {seat} hidden {sorted(leaked)}"
+        for seat in seats:
+            bad = secrets.secret(state, seat)
+            if bad:
+                on_step.checked += 1  # type: ignore[attr-defined]
+                leaked = bad.intersection(strings_in(game.view(state, seat)))
+                assert not leaked, f"view of seat {seat} shows hidden {sorted(leaked)}"
+        before[0] = copy(state)
+
+    on_step.checked = 0  # type: ignore[attr-defined]
+    return on_step
+
+
+def check_hidden_information(
+    game: Game,
+    players: int,
+    seed: int,
+    secrets: Secrets,
+    *,
+    options: dict | None = None,
+    strategy: str = "random",
+    max_steps: int = 20_000,
+) -> Played:
+    """The hidden-information property over one seeded random game played
+    through :func:`shared.engine.play`: after every step (the opening
+    included), for every seat and the spectator, no code of
+    ``secrets.secret(state, seat)`` appears among the strings of
+    ``game.view(state, seat)`` nor of the new events as that seat's feed
+    shows them (:func:`shared.presence.feed`, i.e. ``game.redact``)."""
+    on_step = hidden_checker(game, players, secrets)
+    try:
+        out = play(game, [strategy] * players, random.Random(seed), options=options, codec=True,
+                   on_step=on_step, max_steps=max_steps)
+    except PlayError as exc:
+        raise AssertionError(str(exc)) from exc
+    assert on_step.checked, "nothing was ever secret: the property checked nothing"  # type: ignore[attr-defined]
+    return out

@@ -15,7 +15,12 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event, decode, encode
 from shared.games.dix import GAME, Options
-from shared.games.dix.cards import removed_cards
+from shared.games.dix.cards import KIND, removed_cards
+from tests import given as shared
+from tests.invariants import Stateless
+
+#: Codes hidden from a seat: in the state (the deck) but not in its view.
+hidden_from = shared.view_hidden(GAME, KIND)
 
 
 def started(deck: list[str], players: int = 2, first: int = 0, **options) -> Event:
@@ -37,7 +42,7 @@ class Table:
 
     def act(self, seat: int, action: dict) -> list[Event]:
         """When ``seat`` sends ``action``: return the new events (also folded)."""
-        new = GAME.decide(self.state, seat, action, self.rng)
+        new = shared.when(GAME, self.state, seat, action, self.rng)
         new = [decode(encode(e)) for e in new]
         for e in new:
             self.state = GAME.evolve(self.state, e)
@@ -51,11 +56,7 @@ class Table:
 
     def refuse(self, seat: int, action: dict) -> str:
         """``decide`` must refuse; return the code (the state must not change)."""
-        before = GAME.snapshot(self.state)
-        with pytest.raises(IllegalAction) as err:
-            GAME.decide(self.state, seat, action, self.rng)
-        assert GAME.snapshot(self.state) == before
-        return err.value.code
+        return shared.refused(GAME, self.state, seat, action, hidden_from=hidden_from, rng=self.rng).code
 
     def view(self, seat: int | None = None) -> dict:
         return GAME.view(self.state, seat)
@@ -98,3 +99,21 @@ def pay_card(card: str) -> dict:
 def ev(type_: str, data: dict | None = None, seat: int | None = None) -> Event:
     """An expected event (no timestamp, no command id)."""
     return Event(type_, data or {}, seat)
+
+
+def public_codes(state) -> set[str]:
+    """Every card code whose place any seat may know: all zones but the deck."""
+    zones = set(state.tableau) | set(state.market) | set(state.discard) | set(state.removed)
+    for s in state.seats:
+        zones.update(s.collection)
+    if state.auction is not None:
+        zones.add(state.auction.joker)
+    if state.debt is not None:
+        zones.add(state.debt.item)
+    return zones
+
+
+def secrets():
+    """DIX's secrets: the codes of the deck not also in a public zone (the
+    multiplicity check stays in test_properties: codes repeat)."""
+    return Stateless(lambda state, seat: set(state.deck) - public_codes(state))

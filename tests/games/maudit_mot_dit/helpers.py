@@ -16,9 +16,23 @@ from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.maudit_mot_dit import GAME
 from shared.games.maudit_mot_dit.deck import BACKS, CARD_COUNT, FRONTS, SYMBOL_INDEX
+from tests import given as shared
+from tests.invariants import Secrets as SecretsBase, strings_in
 
 RNG = random.Random(0)
 OPTS = {"trips": 2, "proposals_in_all_5_6": 3, "curse_ends_turn": True, "end_when_centre_empty": False}
+
+
+def hidden_from(state, seat: int | None) -> set[str]:
+    """Words ``seat`` must not see: those of the cards still in the box and
+    of the card turned over (unless ``seat`` is its active player), less
+    the words its view shows."""
+    hidden: set[str] = set()
+    for front, _back in state.box:
+        hidden.update(FRONTS[front])
+    if state.right is not None and seat != state.active:
+        hidden.update(FRONTS[state.right])
+    return hidden - set(strings_in(GAME.view(state, seat)))
 
 
 @dataclass(frozen=True)
@@ -127,7 +141,7 @@ def scored(active: int, t: Turn, outcome: str, clues: int, finders: list[int], p
 
 def given(*events: Event):
     """The state after folding ``events``."""
-    return fold(GAME, events)
+    return shared.given(GAME, *events)
 
 
 def opening(players: int, first: int, turns: list[Turn], **options: Any) -> list[Event]:
@@ -140,14 +154,68 @@ def opening(players: int, first: int, turns: list[Turn], **options: Any) -> list
 
 
 def when(state, seat: int, action: dict) -> list[Event]:
-    """Decide one action (the rng is never used by this game's decide)."""
-    return GAME.decide(state, seat, action, RNG)
+    """Decide one action (decide must not mutate the state; its rng is never used)."""
+    return shared.when(GAME, state, seat, action, RNG)
 
 
 def refused(state, seat: int, action: dict) -> IllegalAction:
-    """The IllegalAction raised by the action (fails if accepted)."""
-    try:
-        GAME.decide(state, seat, action, RNG)
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError(f"{action} was accepted")
+    """The IllegalAction raised by the action (fails if accepted, if the
+    state changed or if it names a word hidden from ``seat``)."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from, rng=RNG)
+
+
+#: Field names of events and views that are also words of the cards.
+SCHEMA = frozenset({"centre"})
+
+
+class Secrets(SecretsBase):
+    """Maudit Mot Dit's secrets for the hidden-information property: the
+    words of the cards in the box and of the cards turned over (only their
+    secret is revealed), and sealed proposals of other seats; less the
+    strings anybody has seen (clues, revealed proposals, revealed secrets),
+    a seat's own sealed proposal and the active player's own card."""
+
+    def __init__(self) -> None:
+        self.public: set[str] = set()
+        self.sealed_by: dict[int, str] = {}
+        self.turned: set[int] = set()
+
+    def learn(self, state, events) -> None:
+        if state.right is not None:
+            self.turned.add(state.right)
+        for e in events:
+            d = e.data
+            if e.type == "ClueGiven":
+                self.public.add(d["clue"])
+                self.sealed_by = {}
+            elif e.type == "GuessProposed":
+                self.sealed_by[e.seat] = d["word"]
+            elif e.type == "GuessesRevealed":
+                self.public.update(p["word"] for p in d["proposals"])
+                self.sealed_by = {}
+            elif e.type == "TurnScored":
+                self.public.add(d["word"])
+                self.sealed_by = {}
+
+    def secret(self, s, seat) -> set[str]:
+        from shared.games.maudit_mot_dit import Phase
+
+        hidden: set[str] = set()
+        for front, _back in s.box:
+            hidden.update(FRONTS[front])
+        for front in self.turned:
+            if front != s.right or seat != s.active:
+                hidden.update(FRONTS[front])
+        for author, text in self.sealed_by.items():
+            if author != seat:
+                hidden.add(text)
+        legit = self.public | SCHEMA
+        if seat is not None and seat in self.sealed_by:
+            legit.add(self.sealed_by[seat])
+        if seat is not None and seat == s.active and s.right is not None and s.phase is not Phase.OVER:
+            legit.update(FRONTS[s.right])
+        return hidden - legit
+
+
+def secrets() -> Secrets:
+    return Secrets()

@@ -15,7 +15,12 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.maudix import GAME
-from shared.games.maudix.rules import Options
+from shared.games.maudix.rules import Options, Phase, deck_for
+from tests import given as shared
+from tests.invariants import Secrets as SecretsBase
+
+#: Codes hidden from a seat: in the state but not in its view.
+hidden_from = shared.view_hidden(GAME, deck_for(12))
 
 
 def started(
@@ -69,25 +74,18 @@ def ready(final: Sequence[Sequence[str]], **kw) -> list[Event]:
 
 def given(*events: Event | Sequence[Event]):
     """The state folded from ``events`` (lists are flattened)."""
-    flat: list[Event] = []
-    for e in events:
-        if isinstance(e, Event):
-            flat.append(e)
-        else:
-            flat.extend(e)
-    return fold(GAME, flat)
+    return shared.given(GAME, *events)
 
 
 def when(state, seat: int, action: dict, seed: int = 0) -> list[Event]:
-    """The events ``seat``'s ``action`` produces (asserts nothing)."""
-    return GAME.decide(state, seat, action, random.Random(seed))
+    """The events ``seat``'s ``action`` produces (decide must not mutate the state)."""
+    return shared.when(GAME, state, seat, action, seed)
 
 
 def refused(state, seat: int, action: dict) -> str:
-    """The refusal code of ``action`` (fails the test when it is accepted)."""
-    with pytest.raises(IllegalAction) as err:
-        GAME.decide(state, seat, action, random.Random(0))
-    return err.value.code
+    """The refusal code of ``action`` (fails the test when it is accepted,
+    changes the state or names a card hidden from ``seat``)."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from).code
 
 
 def play(seat: int, card: str) -> Event:
@@ -103,3 +101,61 @@ def won(winner: int, card: str, trick: int) -> Event:
 def apply(state, events: Sequence[Event]):
     """Fold ``events`` onto ``state``."""
     return fold(GAME, events, state)
+
+
+class Secrets(SecretsBase):
+    """Maudix's secrets for the hidden-information property: other hands,
+    pending écarts and the removed cards, less what a seat knows (its hand,
+    cards it passed or received, cards stolen from or by it, the trick's
+    cards); gathered tricks are out of the views too (the feed named them)."""
+
+    def __init__(self) -> None:
+        self.known: list[set[str]] = []
+        self.trick: list[str] = []
+        self.batch: set[str] = set()
+
+    def learn(self, state, events) -> None:
+        if not self.known:
+            self.known = [set() for _ in state.hands]
+        self.batch = set(self.trick) | {e.data["card"] for e in events if e.type == "CardPlayed"}
+        for e in events:
+            d = e.data
+            if e.type in ("GameStarted", "RoundDealt"):
+                self.known = [set() for _ in state.hands]
+                self.trick = []
+            elif e.type == "EcartsExchanged":
+                for g, r, cards in d["passes"]:
+                    self.known[g].update(cards)
+                    self.known[r].update(cards)
+            elif e.type in ("CardStolen", "CardReturned"):
+                self.known[e.seat].add(d["card"])
+                self.known[d["target"]].add(d["card"])
+            elif e.type == "CardPlayed":
+                self.trick.append(d["card"])
+            elif e.type == "TrickWon":
+                self.trick = []
+
+    def _allowed(self, st, seat) -> set[str]:
+        allowed = {c for _, c in st.trick} | self.batch
+        if seat is not None:
+            allowed |= set(st.hands[seat]) | self.known[seat]
+            if st.phase is Phase.ECART and st.ecart_cards[seat] is not None:
+                allowed |= set(st.ecart_cards[seat])
+        return allowed
+
+    def feed_secret(self, st, seat) -> set[str]:
+        secret = set(st.removed)
+        for s in range(len(st.hands)):
+            if s != seat:
+                secret |= set(st.hands[s])
+                if st.phase is Phase.ECART and st.ecart_cards[s] is not None:
+                    secret |= set(st.ecart_cards[s])
+        return secret - self._allowed(st, seat)
+
+    def secret(self, st, seat) -> set[str]:
+        gathered = {c for pile in st.captured for c in pile}
+        return self.feed_secret(st, seat) | (gathered - self._allowed(st, seat))
+
+
+def secrets() -> Secrets:
+    return Secrets()

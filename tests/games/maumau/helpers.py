@@ -17,9 +17,23 @@ from shared.engine import IllegalAction, fold
 from shared.events import Event, decode, encode
 from shared.games.maumau import GAME
 from shared.games.maumau.rules import Options, resolve_decks
+from tests import given as shared
+from tests.invariants import Stateless
 
 #: Anything in a message that looks like a card code.
 CARD_IN_TEXT = re.compile(r"\b(?:10|[2-9JQKA])[SHDC]\b")
+
+
+def hidden_from(state, seat: int | None) -> set[str]:
+    """Card codes ``seat`` must not see: other hands and the talon, less
+    its own hand and the discard's top (two decks: a code can be in both)."""
+    hidden = set(state.talon)
+    for h in state.hands:
+        hidden.update(h)
+    hidden.discard(state.discard[-1])
+    if seat is not None:
+        hidden.difference_update(state.hands[seat])
+    return hidden
 
 
 def deal(hands: list[list[str]], upcard: str, talon: list[str] = (), *, dealer: int | None = None,
@@ -76,7 +90,7 @@ class Table:
 
     def act(self, seat: int, action: dict) -> list[Event]:
         """When ``seat`` sends ``action``: the new events (also folded, through the codec)."""
-        new = GAME.decide(self.state, seat, action, self.rng)
+        new = shared.when(GAME, self.state, seat, action, self.rng)
         for e in new:
             self.given(decode(encode(e)))
         return new
@@ -84,13 +98,9 @@ class Table:
     def refuse(self, seat: int, action: dict, code: str) -> IllegalAction:
         """Then ``action`` is refused with ``code``, the state is unchanged
         and the message names no card."""
-        before = GAME.snapshot(self.state)
-        with pytest.raises(IllegalAction) as err:
-            GAME.decide(self.state, seat, action, self.rng)
-        assert err.value.code == code, err.value
-        assert GAME.snapshot(self.state) == before
-        assert not CARD_IN_TEXT.search(err.value.message), err.value.message
-        return err.value
+        err = shared.refused(GAME, self.state, seat, action, code, hidden_from=hidden_from, rng=self.rng)
+        assert not CARD_IN_TEXT.search(err.message), err.message
+        return err
 
     # Short reads for assertions (through the public projections).
     def view(self, seat: int | None = None) -> dict:
@@ -109,3 +119,8 @@ class Table:
 
     def hand(self, seat: int) -> list[str]:
         return self.view(seat)["hand"]
+
+
+def secrets():
+    """Mau Mau's secrets for the hidden-information property (tests.invariants)."""
+    return Stateless(hidden_from, lambda events: {e.data["card"] for e in events if e.type == "CardPlayed"})

@@ -16,6 +16,12 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.mauw import GAME
+from shared.games.mauw.rules import CARDS
+from tests import given as shared
+from tests.invariants import Stateless
+
+#: Codes hidden from a seat: in the state but not in its view.
+hidden_from = shared.view_hidden(GAME, CARDS)
 
 
 def deal(hands: list[list[str]], draw: list[str] = (), first: int = 0, **options: Any) -> Event:  # type: ignore[assignment]
@@ -58,15 +64,12 @@ def ended(next_seat: int) -> Event:
 
 def given(*parts: Event | list[Event]) -> Any:
     """Fold the Given events (single events or lists of them) into a state."""
-    events: list[Event] = []
-    for p in parts:
-        events.extend(p if isinstance(p, list) else [p])
-    return fold(GAME, events)
+    return shared.given(GAME, *parts)
 
 
 def when(state: Any, seat: int, action: dict, seed: int = 0) -> list[Event]:
-    """The events ``decide`` returns (a shuffle uses ``random.Random(seed)``)."""
-    return GAME.decide(state, seat, action, random.Random(seed))
+    """The events ``decide`` returns (a shuffle uses ``random.Random(seed)``); decide must not mutate."""
+    return shared.when(GAME, state, seat, action, seed)
 
 
 def then(state: Any, events: list[Event]) -> Any:
@@ -77,10 +80,8 @@ def then(state: Any, events: list[Event]) -> Any:
 
 
 def refused(state: Any, seat: int, action: Any) -> IllegalAction:
-    """Assert ``action`` is refused; return the refusal."""
-    with pytest.raises(IllegalAction) as err:
-        GAME.decide(state, seat, action, random.Random(0))
-    return err.value
+    """Assert ``action`` is refused (state unchanged, no hidden card named); return the refusal."""
+    return shared.refused(GAME, state, seat, action, hidden_from=hidden_from)
 
 
 def column(state: Any, seat: int, col: int, viewer: int | None = None) -> list[str]:
@@ -95,3 +96,35 @@ def points(state: Any) -> list[int]:
 def E(type_: str, data: dict | None = None, seat: int | None = None) -> Event:  # noqa: N802
     """Shorthand for an expected event."""
     return Event(type_, data or {}, seat)
+
+
+def secret_from(state: Any, seat: int | None) -> set[str]:
+    """Physical card codes ``seat`` must not see: other hands, the draw pile
+    and the Mauw faces, less the codes it sees elsewhere (its hand, the
+    face-up entries, the discard pile, the attack in progress)."""
+    from shared.games.mauw.rules import PHYSICAL
+
+    hidden = set(state.draw)
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            hidden.update(hand)
+    seen = set(state.discard)
+    if seat is not None:
+        seen.update(state.hands[seat])
+    for area in state.areas:
+        for col in area:
+            hidden.update(col.mauw)
+            if col.top is not None:
+                seen.update((col.top, PHYSICAL[col.top]))
+    if state.chain is not None:
+        seen.add(state.chain.value)  # the value every reply must match
+        if state.chain.card is not None:
+            seen.update((state.chain.card, PHYSICAL[state.chain.card]))
+    return hidden - seen
+
+
+def secrets():
+    """Mauw's secrets (the count-based and differential checks stay in test_properties)."""
+    return Stateless(secret_from, lambda events: {
+        c for e in events if e.type == "CardPlayed" for c in (e.data["card"], e.data["as"]) if c is not None
+    })
