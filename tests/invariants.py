@@ -13,7 +13,8 @@ bot strategy on every seat, checking after every action that:
 * the snapshot round-trips (dump -> msgpack -> load -> dump is identical).
 
 Game test modules call it with their own extra checks (``on_step``), e.g.
-card conservation or hidden-information checks.
+card conservation, and with their :class:`Secrets` (``secrets=``) for the
+one hidden-information property (:func:`hidden_checker`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import Counter
 from typing import Any, Callable
 
 import msgpack
@@ -66,11 +68,14 @@ def playout(
     on_step: Callable[[Any, list[Event]], None] | None = None,
     check_views: bool = True,
     check_mutation: bool = True,
+    secrets: "Secrets | None" = None,
 ) -> Played:
     """Play one seeded game to the end (:func:`shared.engine.play`, events
     through the codec) with ``strategy`` on every seat; see module doc
     for the checks.  ``on_step(state, events)`` runs after every accepted
-    action (not after the opening).
+    action (not after the opening).  With ``secrets``, the
+    hidden-information property (:func:`hidden_checker`) runs after every
+    step, the opening included.
 
     Raises AssertionError on any broken invariant, including a game that
     does not finish within ``max_steps`` actions.
@@ -80,6 +85,7 @@ def playout(
         strat = _checked(strat)
     before = b""  # the snapshot of the state the next decide gets
     opened = False
+    hidden = hidden_checker(game, players, secrets) if secrets is not None else None
 
     def decided(state: Any, seat: int, action: Any, new: list[Event]) -> None:
         if check_mutation:
@@ -90,6 +96,8 @@ def playout(
         nonlocal before, opened
         if check_mutation:
             before = snap_bytes(game, state)
+        if hidden is not None:
+            hidden(state, new)
         if not opened:  # the opening
             opened = True
             return
@@ -113,6 +121,8 @@ def playout(
     blob = msgpack.unpackb(snap_bytes(game, state), raw=False, strict_map_key=False)
     assert snap_bytes(game, game.restore(blob)) == snap_bytes(game, state), "snapshot does not round-trip"
     json.dumps(out.result.to_json())
+    if hidden is not None:
+        assert hidden.checked, "nothing was ever secret: the property checked nothing"  # type: ignore[attr-defined]
     return out
 
 
@@ -158,6 +168,16 @@ class Secrets:
         a game where the step's own events legitimately show more says so)."""
         return self.secret(state, seat)
 
+    #: The counted mode, for games whose codes repeat (a set check cannot
+    #: see a hidden copy of a code that is also visible): the codes counted.
+    codes: frozenset[str] = frozenset()
+
+    def visible(self, state: Any, seat: int | None) -> Counter | None:
+        """At most how many copies of each code of ``codes`` the view of
+        ``seat`` and each new event as its feed shows it may hold now
+        (None, the default: no count check)."""
+        return None
+
 
 class Stateless(Secrets):
     """Secrets given by a plain ``(state, seat) -> set[str]`` function;
@@ -181,6 +201,10 @@ class Stateless(Secrets):
         return self.fn(state, seat) - self.batch
 
 
+def _counted(strings: list[str], codes: frozenset[str]) -> Counter:
+    return Counter(x for x in strings if x in codes)
+
+
 def hidden_checker(game: Game, players: int, secrets: Secrets) -> Callable[[Any, list[Event]], None]:
     """An ``on_step(state, new)`` checking, for every seat and the spectator,
     that no code of ``secrets.secret(state, seat)`` appears among the
@@ -190,6 +214,8 @@ def hidden_checker(game: Game, players: int, secrets: Secrets) -> Callable[[Any,
     Each new event is checked against the state just after it (folded
     onto a copy of the state before the step; ``secrets.learn`` sees the
     events one at a time), each view against the state after the step.
+    With the counted mode (``secrets.visible``), neither may hold more
+    copies of a code of ``secrets.codes`` than ``visible`` allows.
     Its ``checked`` attribute counts the (step, seat) pairs with a secret.
     The first call must be the opening (as :func:`shared.engine.play` does)."""
     seats = [None, *range(players)]
@@ -205,16 +231,26 @@ def hidden_checker(game: Game, players: int, secrets: Secrets) -> Callable[[Any,
             secrets.learn(st, [e])
             for seat in seats:
                 bad = secrets.feed_secret(st, seat)
-                if bad:
+                cap = secrets.visible(st, seat)
+                if bad or cap is not None:
                     for _v, r in feed(game, [e], seat):
-                        leaked = bad.intersection(strings_in(r.data))
+                        shown = strings_in(r.data)
+                        leaked = bad.intersection(shown)
                         assert not leaked, f"{e.type} shows seat {seat} hidden {sorted(leaked)}"
+                        if cap is not None:
+                            over = _counted(shown, secrets.codes) - cap
+                            assert not over, f"{e.type} shows seat {seat} extra copies {dict(over)}"
         for seat in seats:
             bad = secrets.secret(state, seat)
-            if bad:
+            cap = secrets.visible(state, seat)
+            if bad or cap is not None:
                 on_step.checked += 1  # type: ignore[attr-defined]
-                leaked = bad.intersection(strings_in(game.view(state, seat)))
+                shown = strings_in(game.view(state, seat))
+                leaked = bad.intersection(shown)
                 assert not leaked, f"view of seat {seat} shows hidden {sorted(leaked)}"
+                if cap is not None:
+                    over = _counted(shown, secrets.codes) - cap
+                    assert not over, f"view of seat {seat} shows extra copies {dict(over)}"
         before[0] = copy(state)
 
     on_step.checked = 0  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from events, never by poking fields.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -101,19 +102,35 @@ def ev(type_: str, data: dict | None = None, seat: int | None = None) -> Event:
     return Event(type_, data or {}, seat)
 
 
-def public_codes(state) -> set[str]:
-    """Every card code whose place any seat may know: all zones but the deck."""
-    zones = set(state.tableau) | set(state.market) | set(state.discard) | set(state.removed)
+def public_cards(state) -> Counter:
+    """Every card whose place any seat may know (all zones but the deck), with copies."""
+    zones = Counter(state.tableau)
+    zones.update(state.market)
+    zones.update(state.discard)
+    zones.update(state.removed)
     for s in state.seats:
         zones.update(s.collection)
     if state.auction is not None:
-        zones.add(state.auction.joker)
+        zones[state.auction.joker] += 1
     if state.debt is not None:
-        zones.add(state.debt.item)
+        zones[state.debt.item] += 1
     return zones
 
 
-def secrets():
-    """DIX's secrets: the codes of the deck not also in a public zone (the
-    multiplicity check stays in test_properties: codes repeat)."""
-    return Stateless(lambda state, seat: set(state.deck) - public_codes(state))
+class Secrets(Stateless):
+    """DIX's secrets: the codes of the deck not also in a public zone; and,
+    codes repeating, the counted mode: no view or event shows more copies
+    of a code than the public zones hold (so neither the deck's content nor
+    its order can leak), while the deck is not empty."""
+
+    codes = frozenset(KIND)
+
+    def __init__(self) -> None:
+        super().__init__(lambda state, seat: set(state.deck) - set(public_cards(state)))
+
+    def visible(self, state, seat) -> Counter | None:
+        return public_cards(state) if state.deck else None
+
+
+def secrets() -> Secrets:
+    return Secrets()

@@ -8,19 +8,20 @@ DIX's own checks, after every accepted action:
 * money conservation: bank + every player's tokens is always 10 a seat,
   tokens stay within 0..cap, consolation tokens held = given − spent;
 * limits: a live tableau never holds a total or a currency sum of 11+;
-* hidden information: no view and no redacted event shows more copies of
-  a card code than the public zones hold, so neither the deck's content
-  nor its order can leak; the deal shows only the deck size.
+* hidden information: the shared property (:func:`tests.invariants.hidden_checker`)
+  with the helpers' ``secrets()`` in its counted mode: no view and no
+  redacted event of any seat shows more copies of a card code than the
+  public zones hold, so neither the deck's content nor its order can leak;
+  the deal shows only the deck size.
 
 Two drivers:
 
 * ``tests.invariants.playout`` (decide never mutates, JSON views, replay
   equals live, snapshot round-trip) with the checks above for every seat,
   on ``PLAYOUT_GAMES`` games a player count;
-* a lean driver (decide/evolve directly, the same DIX checks, the hidden
-  check on the spectator's view and feed — every seat sees the same view
-  but for its ``seat`` field, which test_rules checks —, replay equals live
-  at the end) on ``CI_GAMES`` games over 1–5 players on every run.
+* a lean driver (``shared.engine.play`` directly, the same DIX checks,
+  replay equals live at the end) on ``CI_GAMES`` games over 1–5 players on
+  every run.
 
 The issue's count (≥ 500 games) runs under ``-m slow`` with
 ``TAPIS_PROPERTY_GAMES=500``: that many lean games in all, and that many
@@ -32,19 +33,18 @@ unset)::
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import re
 from collections import Counter
 
 import pytest
 
 from shared.engine import fold, play
 from shared.games.dix import GAME
-from shared.games.dix.cards import KIND, full_deck
+from shared.games.dix.cards import full_deck
 from shared.games.dix.rules import Phase
-from tests.invariants import playout, snap_bytes, strings_in
+from tests.games.dix.helpers import public_cards, secrets
+from tests.invariants import hidden_checker, playout, snap_bytes
 
 _ENV = os.environ.get("TAPIS_PROPERTY_GAMES")
 #: CI size (every run): lean games in all, full playouts per player count.
@@ -54,30 +54,6 @@ PLAYOUT_GAMES = 8
 GAMES = int(_ENV) if _ENV else 25
 SOAK_GAMES = int(_ENV) if _ENV else 2
 BOX = Counter(full_deck())
-
-
-def public_cards(state) -> Counter:
-    """Every card whose place any seat may know: all zones but the deck."""
-    zones = Counter(state.tableau)
-    zones.update(state.market)
-    zones.update(state.discard)
-    zones.update(state.removed)
-    for s in state.seats:
-        zones.update(s.collection)
-    if state.auction is not None:
-        zones[state.auction.joker] += 1
-    if state.debt is not None:
-        zones[state.debt.item] += 1
-    return zones
-
-
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-
-
-def codes_in(obj) -> Counter:
-    """Card codes (with multiplicity) among the strings, keys included, of a
-    JSON-like value (same as filtering ``strings_in``; JSON-encoded for speed)."""
-    return Counter(s for s in _STRING.findall(json.dumps(obj)) if s in KIND)
 
 
 def check_state(state) -> Counter:
@@ -96,29 +72,10 @@ def check_state(state) -> Counter:
     return public
 
 
-def check_hidden(state, events, public: Counter, seats) -> None:
-    """No view or redacted event of ``seats`` shows a card beyond the public zones."""
-    if not state.deck:
-        return  # nothing is hidden any more
-    for seat in seats:
-        assert not codes_in(GAME.view(state, seat)) - public, f"view of {seat} shows unseen cards"
-        for e in events:
-            r = GAME.redact(e, seat)
-            if r is not None:
-                assert "deck" not in r.data
-                assert not codes_in(r.data) - public, f"event {e.type} shows unseen cards to {seat}"
-
-
 def check_step(state, events) -> None:
-    """``playout``'s per-action hook: every check, every seat."""
-    public = check_state(state)
-    check_hidden(state, events, public, [None, *range(state.players)])
-
-
-def test_codes_in_agrees_with_strings_in():
-    """The fast code counter sees what tests.invariants.strings_in sees."""
-    sample = {"a": ["R1", "R1", {"*3": ["$2", 'x"y', "B#"]}], "R2": None, "n": 3}
-    assert codes_in(sample) == Counter(s for s in strings_in(sample) if s in KIND)
+    """``playout``'s per-action hook (the hidden information is checked by
+    ``playout(secrets=...)``)."""
+    check_state(state)
 
 
 def check_deal(deal, players: int) -> None:
@@ -133,12 +90,13 @@ def lean_game(players: int, seed: int, **options) -> int:
     opening = GAME.start(GAME.Options(**options), players, rng)
     check_deal(opening[0], players)
     opened = False
+    hidden = hidden_checker(GAME, players, secrets())
 
     def check(state, new):
         nonlocal opened
+        hidden(state, new)
         if opened:  # after an action (the first call is the opening)
-            public = check_state(state)
-            check_hidden(state, new, public, (None,))
+            check_state(state)
         opened = True
 
     out = play(GAME, ["random"] * players, rng, opening=opening, codec=True, on_step=check)
@@ -168,7 +126,7 @@ def test_issue_count_of_random_games_keep_every_invariant():
 def test_playouts_keep_every_invariant(players):
     """The shared invariant playout (mutation, JSON, snapshot, replay) plus the DIX checks for every seat."""
     for seed in range(PLAYOUT_GAMES):
-        out = playout(GAME, players, 1000 * players + seed, on_step=check_step)
+        out = playout(GAME, players, 1000 * players + seed, on_step=check_step, secrets=secrets())
         check_deal(out.events[0], players)
 
 
@@ -192,5 +150,5 @@ def test_invariants_hold_under_table_options(options):
 def test_many_full_playouts_per_player_count(players):
     """Soak: TAPIS_PROPERTY_GAMES full playouts at each player count (3 when unset)."""
     for seed in range(SOAK_GAMES):
-        out = playout(GAME, players, 50_000 + players * 100_000 + seed, on_step=check_step)
+        out = playout(GAME, players, 50_000 + players * 100_000 + seed, on_step=check_step, secrets=secrets())
         check_deal(out.events[0], players)

@@ -10,7 +10,9 @@ extra checks after every action:
 * no hand above 4, every hand at 4 when a turn has ended;
 * no column breaks the limits (≤ 4 cards, ≤ 3 Mauw, the top never a Mauw,
   a Spirit never alone), in the state and in every view;
-* hidden information: a redacted event shows a seat no card beyond those
+* hidden information: the shared property (:func:`tests.invariants.hidden_checker`
+  with ``given.secrets()``) on every game; and, stronger for Mauw (kept
+  here), a redacted event shows a seat no card beyond those
   the event makes public to it (its own deal, its own draws, played
   cards); and a view does not change when the cards hidden from that seat
   (other hands, draw pile, Mauw faces, discard pile under its top) are
@@ -33,6 +35,7 @@ import pytest
 from shared.engine import play
 from shared.games.mauw import GAME
 from shared.games.mauw.rules import CARDS, COLOUR, MAUW, PHYSICAL, VALUE, Phase, deck
+from tests.games.mauw.given import secrets
 from tests.invariants import playout, strings_in
 
 CARD_SET = frozenset(CARDS)
@@ -55,7 +58,11 @@ def cards_in(obj) -> Counter:
 
 
 def public_cards(event, seat) -> Counter:
-    """What an event may show ``seat`` (an independent statement of the secrecy rules)."""
+    """What an event may show ``seat``, copies counted (an independent statement
+    of the secrecy rules).  Kept beside the shared hidden-information property
+    because it is stronger for Mauw: codes repeat (two decks' worth of values),
+    and a set of secret codes cannot see a hidden copy of a code the seat also
+    sees elsewhere; counting per event can."""
     t = event.type
     if t == "CardsDealt":
         return Counter(event.data["hands"][seat]) if seat is not None else Counter()
@@ -100,7 +107,12 @@ def check_view_limits(view) -> None:
 
 
 def shuffled_hidden(state, seat, rng):
-    """A copy of ``state`` where the cards ``seat`` cannot see are shuffled among their places."""
+    """A copy of ``state`` where the cards ``seat`` cannot see are shuffled among their places.
+
+    Kept beside the shared hidden-information property because the
+    differential check is stronger: a view must not change at all when the
+    hidden cards move, which also catches leaks that name no card code
+    (an order, a count, a derived flag)."""
     copy = GAME.restore(msgpack.unpackb(msgpack.packb(GAME.snapshot(state)), raw=False, strict_map_key=False))
     slots = []
     for s, hand in enumerate(copy.hands):
@@ -150,7 +162,8 @@ def run_games(players: int, games: int, first_seed: int = 0) -> Counter:
         for seat in [None, *range(players)]:
             leaked = cards_in(GAME.redact(opening[0], seat).data) - public_cards(opening[0], seat)
             assert not leaked
-        out = playout(GAME, players, seed, options=options_for(seed), on_step=checker, check_views=deep, check_mutation=deep or seed % 2 == 0)
+        out = playout(GAME, players, seed, options=options_for(seed), on_step=checker, check_views=deep,
+                      check_mutation=deep or seed % 2 == 0, secrets=secrets())
         endings[out.state.ending] += 1
         check_conservation(out.state)
     return endings
