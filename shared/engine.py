@@ -198,6 +198,49 @@ def require_type(action: Mapping[str, Any], allowed: Iterable[str]) -> str:
     return kind
 
 
+#: ``decide`` handler of one action type: (state, seat, action, rng) -> events.
+Decider = Callable[[Any, int, Mapping[str, Any], random.Random], list[Event]]
+#: ``legal`` handler of one action type: (state, seat) -> the legal actions of that type.
+Lister = Callable[[Any, int], list[dict]]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRule:
+    """How a game handles one action type: ``decide`` validates an action of
+    that type and returns its events (raises :class:`IllegalAction`; never
+    mutates the state); ``legal`` lists the legal actions of that type for a
+    seat (empty when it has none).  A game keeps one table ``ACTIONS: dict[
+    str, ActionRule]`` in its ``rules.py``, keyed by action type."""
+
+    decide: Decider
+    legal: Lister
+
+
+def dispatch(actions: Mapping[str, ActionRule], state: Any, seat: int, action: Mapping[str, Any],
+             rng: random.Random) -> list[Event]:
+    """Decide ``action`` with the handler of its type in ``actions``.
+
+    Raises :class:`IllegalAction` ``bad_action`` when ``action`` is not a
+    mapping or its ``type`` is not a key of ``actions``, then whatever the
+    handler raises."""
+    if type(action) is not dict and not isinstance(action, Mapping):
+        raise IllegalAction(BAD_ACTION, "an action is a JSON object with a 'type'")
+    kind = action.get("type")
+    rule = actions.get(kind) if type(kind) is str else None
+    if rule is None:
+        raise IllegalAction(BAD_ACTION, f"unknown action type; expected one of {', '.join(actions)}")
+    return rule.decide(state, seat, action, rng)
+
+
+def listing(actions: Mapping[str, ActionRule], types: Iterable[str], state: Any, seat: int) -> list[dict]:
+    """The legal actions of ``seat``: those of each of ``types`` in that
+    order (the types open in the state's phase), from ``actions``."""
+    out: list[dict] = []
+    for kind in types:
+        out += actions[kind].legal(state, seat)
+    return out
+
+
 class BaseGame:
     """Convenience base for game objects: default ``snapshot``/``restore``
     through :mod:`shared.snapshot`, and helpers shared by all games.

@@ -1,0 +1,166 @@
+"""Hidden information, stated once per game and hidden in one place.
+
+A game says *what* is secret with a few declarations; the functions here
+do the hiding, for its views and its feeds alike (docs/architecture.md,
+"Hidden information").  The declarations:
+
+* :class:`PerSeat` — a list with one entry per seat (the hands, the
+  écarts, sealed choices): each seat sees only its own entry.
+* :class:`Pile` — cards nobody sees (the talon, the deck's order, the
+  cards set aside): only their number shows.
+* :class:`Private` — keys that only some seats see: the event's author
+  (the seat that drew the card) and the seats named by other keys (the
+  target of a theft); the others see the rest.
+* :class:`Rows` — a list of rows each readable by the seats it names
+  (the écarts passed between two players).
+* :class:`Within` — the same declarations applied to a nested dict.
+
+A view is built whole (every field a seat could ever see, the secret ones
+included) and passed through :func:`hide` with the view's declarations; an
+event is passed through a :class:`Redactor` made from a mapping of event
+type to declarations.  Nothing here knows a game: a spectator (``seat``
+None) is a reader of nothing secret.
+
+Example (Mau Mau's deal)::
+
+    DEAL = (PerSeat("hands", sizes="hand_sizes"), Pile("talon", "talon_size"))
+    hide({"hands": [["7H"], ["KS"]], "talon": ["AD", "9C"]}, DEAL, seat=1)
+    == {"hands": [None, ["KS"]], "hand_sizes": [1, 1], "talon_size": 2}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class PerSeat:
+    """``key`` holds one entry per seat; each seat sees only its own.
+
+    Without ``own``: the list stays under ``key`` with the other seats'
+    entries replaced by None.  With ``own``: ``key`` is removed and the
+    seat's own entry stands under ``own`` (None for a spectator).
+    ``sizes``: also add ``len`` of every entry under that key (an entry
+    that is None counts 0)."""
+
+    key: str
+    sizes: str | None = None
+    own: str | None = None
+
+    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
+        entries = out[self.key]
+        if self.sizes is not None:
+            out[self.sizes] = [0 if e is None else len(e) for e in entries]
+        if self.own is not None:
+            del out[self.key]
+            out[self.own] = _copy(entries[seat]) if seat is not None and 0 <= seat < len(entries) else None
+        else:
+            out[self.key] = [_copy(e) if i == seat else None for i, e in enumerate(entries)]
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """``key`` holds cards nobody sees: it is replaced by their number
+    under ``size``."""
+
+    key: str
+    size: str
+
+    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
+        out[self.size] = len(out.pop(self.key))
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """``keys`` are seen only by the readers: the author (the event's
+    ``seat``; none for a view) and the seats named by the keys in
+    ``readers`` (e.g. ``("target",)``).  Others see the data without
+    ``keys`` (``keys=()``: without any data at all) and, with ``size``,
+    the length of the first key under that name (the number of cards
+    drawn)."""
+
+    keys: tuple[str, ...] = ()
+    readers: tuple[str, ...] = ()
+    size: str | None = None
+
+    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
+        if seat is not None and (seat == author or any(out.get(r) == seat for r in self.readers)):
+            return
+        if self.size is not None:
+            out[self.size] = len(out[self.keys[0]])
+        if not self.keys:
+            out.clear()
+        for k in self.keys:
+            out.pop(k, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """``key`` holds rows (lists); item ``secret`` of a row is seen only by
+    the seats at the row's items ``readers`` (None for the others)."""
+
+    key: str
+    readers: tuple[int, ...]
+    secret: int
+
+    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
+        i, readers = self.secret, self.readers
+        rows = []
+        for row in out[self.key]:
+            row = list(row)
+            if seat is None or all(row[r] != seat for r in readers):
+                row[i] = None
+            rows.append(row)
+        out[self.key] = rows
+
+
+@dataclass(frozen=True, slots=True)
+class Within:
+    """Apply ``secrets`` to the dict under ``key``."""
+
+    key: str
+    secrets: tuple[Secret, ...]
+
+    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
+        out[self.key] = hide(out[self.key], self.secrets, seat, author)
+
+
+Secret = PerSeat | Pile | Private | Rows | Within
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def hide(data: Mapping[str, Any], secrets: Sequence[Secret], seat: int | None,
+         author: int | None = None) -> dict[str, Any]:
+    """A copy of ``data`` as ``seat`` (None: a spectator) may see it under
+    ``secrets``; ``author``: the seat whose fact it is (an event's
+    ``seat``), which sees its own :class:`Private` keys.  ``data`` is not
+    changed."""
+    out = dict(data)
+    for s in secrets:
+        s.apply(out, seat, author)
+    return out
+
+
+class Redactor:
+    """``redact(event, seat)`` from one mapping of event type to its
+    secrets (types not named are public: the event itself comes back).
+    A game's ``redact`` is ``Redactor(SECRETS)``."""
+
+    __slots__ = ("secrets",)
+
+    def __init__(self, secrets: Mapping[str, Sequence[Secret]]) -> None:
+        self.secrets = {t: tuple(s) for t, s in secrets.items()}
+
+    def __call__(self, event: Event, seat: int | None) -> Event:
+        """``event`` as ``seat`` (None: a spectator) may see it."""
+        secrets = self.secrets.get(event.type)
+        if secrets is None:
+            return event
+        return Event(event.type, hide(event.data, secrets, seat, event.seat), event.seat, event.ts, event.cmd)
