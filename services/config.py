@@ -34,7 +34,12 @@ class Settings(BaseSettings):
     bot_delay_ms: int = Field(0, ge=0, le=60_000, description="Pause before a bot acts, so people can follow.")
     max_tables_listed: int = Field(200, ge=1, le=10_000, description="Lobby page size cap.")
     max_streams: int = Field(1000, ge=1, description="Concurrent SSE streams one gateway serves.")
-    max_body_bytes: int = Field(65_536, ge=1024, description="Largest request body accepted (413 above).")
+    max_body_bytes: int = Field(
+        65_536, ge=1024,
+        description="Largest request body accepted, counted as it arrives whatever the transfer encoding (413 above).")
+    max_header_bytes: int = Field(16_384, ge=1024, description="Largest request headers in all (431 above).")
+    body_timeout_s: float = Field(
+        10.0, gt=0, le=600, description="A request body not received whole within this time gets 408.")
     # Liveness (docs/operations.md, "Guarantees and faults").
     redrive_bot_ms: int = Field(
         10_000, ge=100, le=3_600_000,

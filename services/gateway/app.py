@@ -108,7 +108,8 @@ def create_app(
     errors.install(app)
 
     # Added last = outermost: metrics see every response, 413s included.
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_header_bytes=settings.max_header_bytes,
+                       body_timeout_s=settings.body_timeout_s)
     app.add_middleware(RedMetrics)
 
     from services.gateway import routes_games, routes_ops, routes_tables
