@@ -6,47 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
-
-import httpx
-import pytest
-
-from services.config import Settings
-from services.serve import build_serve_app
-from tests.conftest import REAL_REDIS_URL, real_redis_available
-
-
-@pytest.fixture(scope="module", params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
-def server(request):
-    """A ``tapis serve`` on its own port: on the embedded store, or on the
-    tests' real Redis database."""
-    import uvicorn
-
-    url = None
-    if request.param == "redis":
-        if not real_redis_available():
-            pytest.skip(f"no Redis at {REAL_REDIS_URL}")
-        url = REAL_REDIS_URL
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    settings = Settings(redis_url=url, body_timeout_s=1.0, max_header_bytes=16_384)
-    app = build_serve_app(settings)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    yield port, url
-    srv.should_exit = True
-    thread.join(10)
 
 
 def _request(port: int, head: bytes, body_parts=(), pause: float = 0.0,
@@ -92,16 +52,16 @@ def _chunks(total: int, size: int = 65536):
     yield b"0\r\n\r\n"
 
 
-def test_a_chunked_30_mb_body_gets_413_before_it_is_read(server):
-    port, _ = server
+def test_a_chunked_30_mb_body_gets_413_before_it_is_read(live_server):
+    port, _ = live_server
     head = (b"POST /tables HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\n"
             b"transfer-encoding: chunked\r\n\r\n")
-    used = _redis_memory(server[1])
+    used = _redis_memory(live_server[1])
     for _ in range(3):
         status, problem, _ = _request(port, head, _chunks(30_000_000))
         assert (status, problem["code"]) == (413, "body_too_large")
     if used is not None:  # real Redis: nothing of the bodies was written
-        assert _redis_memory(server[1]) - used < 1_000_000
+        assert _redis_memory(live_server[1]) - used < 1_000_000
 
 
 def _redis_memory(url: str | None) -> int | None:
@@ -112,8 +72,8 @@ def _redis_memory(url: str | None) -> int | None:
     return redis.Redis.from_url(url).info("memory")["used_memory"]
 
 
-def test_a_chunked_body_under_the_limit_is_served(server):
-    port, _ = server
+def test_a_chunked_body_under_the_limit_is_served(live_server):
+    port, _ = live_server
     body = json.dumps({"game": "maumau", "players": 2}).encode()
     head = (b"POST /tables HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\n"
             b"transfer-encoding: chunked\r\n\r\n")
@@ -121,16 +81,16 @@ def test_a_chunked_body_under_the_limit_is_served(server):
     assert status == 201 and created["game"] == "maumau"
 
 
-def test_a_body_that_never_arrives_whole_gets_408(server):
-    port, _ = server
+def test_a_body_that_never_arrives_whole_gets_408(live_server):
+    port, _ = live_server
     head = b"POST /tables HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
     status, problem, took = _request(port, head, [b"{}"])
     assert (status, problem["code"]) == (408, "request_timeout")
     assert took < 5  # the timeout is 1 s
 
 
-def test_headers_are_bounded(server):
-    port, _ = server
+def test_headers_are_bounded(live_server):
+    port, _ = live_server
     head = b"GET /games HTTP/1.1\r\nhost: t\r\nx-pad: " + b"a" * 200_000 + b"\r\n\r\n"
     status, problem, _ = _request(port, head)
     assert status == 431 or (status == 400 and not problem)  # the server's own parser may refuse it first

@@ -299,14 +299,21 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     return Presence(seat=seat, away=False, version=reply.version)
 
 
-@router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={**R401, **R403, **R404})
+@router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={
+    **R401, **R403, **R404,
+    409: {"description": "`beyond_log`: `after` is beyond the table's log (its `version` is in the body).", **_ERR}})
 async def events(ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION,
                                     description="Return events with a version greater than this."),
                  limit: int = Query(500, ge=1, le=5000, description="At most this many events.")) -> EventPage:
     """The table's events after version `after`, each redacted for the
-    caller (a seat sees its own cards; a spectator sees no hidden card)."""
+    caller (a seat sees its own cards; a spectator sees no hidden card).
+    An `after` beyond the log is refused (409 `beyond_log`, with the
+    table's `version`): the caller's position is not in this table's log."""
     t, seat = caller.table, caller.seat
+    if after > t.version:
+        raise ApiError(409, "beyond_log", f"the log ends at version {t.version}; read after at most that",
+                       extra={"version": t.version})
     evs = await ctx.store.read(table, after=after, until=after + limit)
     return EventPage(version=t.version, events=_feed(t, evs, seat, after + 1))
 
@@ -317,10 +324,24 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect).")):
     """Server-sent events: one `event` message per log event (its `id` is
     the event's version), redacted for the caller; a `ping` comment every
-    15 s. Reconnecting clients resume with `Last-Event-ID`."""
+    15 s. Reconnecting clients resume with `Last-Event-ID`.
+
+    A position the log does not hold (a `Last-Event-ID` or `after` beyond
+    the table's version, or a `Last-Event-ID` that is not a version) gets
+    a `resync` message first, `{"version": V, "reason": "beyond_log" |
+    "malformed_id"}` with id V: fetch the view, then the stream goes on
+    after V."""
     t, seat = caller.table, caller.seat
-    if last_event_id and _DIGITS.fullmatch(last_event_id):
-        after = int(last_event_id)
+    resync: str | None = None
+    if last_event_id is not None:
+        if _DIGITS.fullmatch(last_event_id):
+            after = int(last_event_id)
+        else:
+            resync = "malformed_id"
+    if resync is None and after > t.version:
+        resync = "beyond_log"
+    if resync is not None:
+        after = t.version
 
     streams = ctx.streams
     if streams.locked():
@@ -332,6 +353,9 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
         async with streams:
             last = after
             idle = 0.1
+            if resync is not None:
+                yield {"event": "resync", "id": str(after),
+                       "data": json.dumps({"version": after, "reason": resync})}
             while not await request.is_disconnected():
                 events = await ctx.store.read(table, after=last, count=200)
                 for d in _feed(t, events, seat, last + 1):
