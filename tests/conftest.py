@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
 import uuid
 
 import pytest
@@ -14,11 +20,56 @@ from tests import toygame
 REGISTRY.setdefault("toy", "tests.toygame")
 snapshot.allow(toygame.ToyState)
 
-REAL_REDIS_URL = os.environ.get("TAPIS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def _own_redis() -> str | None:
+    """Start a throwaway ``redis-server`` for this test run, on a free port,
+    keeping nothing on disk, stopped at exit; return its base URL.  The
+    tests never touch a Redis they did not start (issue 12), unless told
+    to: ``TAPIS_TEST_REDIS_URL`` names one (then the e2e, ops and bench
+    tests' ``TAPIS_*_REDIS_URL`` should too).  None: ``redis-server`` is not
+    installed, and the tests that need a real Redis skip."""
+    if os.environ.get("TAPIS_TEST_REDIS_URL"):
+        return None
+    binary = shutil.which("redis-server")
+    if binary is None:
+        return None
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    workdir = tempfile.mkdtemp(prefix="tapis-test-redis-")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", workdir, "--databases", "16"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    atexit.register(lambda: (proc.terminate(), proc.wait(10), shutil.rmtree(workdir, ignore_errors=True)))
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as conn:
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            pass
+        time.sleep(0.025)
+    base = f"redis://127.0.0.1:{port}"
+    for var, db in (("TAPIS_TEST_REDIS_URL", 15), ("TAPIS_E2E_REDIS_URL", 14), ("TAPIS_BENCH_REDIS_URL", 13),
+                    ("TAPIS_OPS_REDIS_URL", 12)):
+        os.environ.setdefault(var, f"{base}/{db}")
+    return base
+
+
+OWN_REDIS = _own_redis()
+#: The tests' real Redis database: the throwaway server's db 15, or the one
+#: TAPIS_TEST_REDIS_URL names; "" when neither exists (real-Redis tests skip).
+REAL_REDIS_URL = os.environ.get("TAPIS_TEST_REDIS_URL", "")
 
 
 def real_redis_available() -> bool:
     import redis
+
+    if not REAL_REDIS_URL:
+        return False
 
     try:
         redis.Redis.from_url(REAL_REDIS_URL, socket_connect_timeout=0.5).ping()

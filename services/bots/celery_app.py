@@ -1,6 +1,7 @@
 """The Celery app of the bot workers (``tapis bots``).
 
-Broker: ``TAPIS_BROKER_URL``, else ``TAPIS_REDIS_URL``.  The task is thin
+Broker: ``TAPIS_BROKER_URL``, else ``TAPIS_REDIS_URL`` (neither: Celery's
+in-memory transport; ``tapis bots`` refuses to start without a URL).  The task is thin
 (Celery's advice): it runs :func:`services.bots.turn.take_turn` on a
 per-process event loop with its own Redis client and table cache.
 
@@ -26,7 +27,9 @@ from redis.exceptions import BusyLoadingError, ConnectionError, ReadOnlyError, T
 from services.config import get_settings
 
 _settings = get_settings()
-app = Celery("tapis", broker=_settings.broker_url or _settings.redis_url or "redis://127.0.0.1:6379/0")
+# No URL named: Celery's in-memory transport (nothing leaves the process),
+# never a Redis nobody named; `tapis bots` refuses to start without one.
+app = Celery("tapis", broker=_settings.broker_url or _settings.redis_url or "memory://")
 app.conf.update(
     task_default_queue="bots",
     task_ignore_result=True,

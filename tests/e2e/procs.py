@@ -26,13 +26,15 @@ from pathlib import Path
 import httpx
 import redis
 
-REDIS_URL = os.environ.get("TAPIS_E2E_REDIS_URL", "redis://127.0.0.1:6379/14")
+REDIS_URL = os.environ.get("TAPIS_E2E_REDIS_URL", "")  # set by tests/conftest.py (its own Redis)
 PORTS = range(18100, 18200)
 HOST = "127.0.0.1"
 
 
 def redis_available() -> bool:
     """True when the Redis server of :data:`REDIS_URL` answers a PING within 0.5 s."""
+    if not REDIS_URL:
+        return False
     try:
         return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
     except (redis.RedisError, OSError):

@@ -12,13 +12,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-OPS_REDIS_URL = os.environ.get("TAPIS_OPS_REDIS_URL", "redis://127.0.0.1:6379/12")
+OPS_REDIS_URL = os.environ.get("TAPIS_OPS_REDIS_URL", "")  # set by tests/conftest.py (its own Redis)
 
 
 def ops_redis_available() -> bool:
     """True when the real Redis of the ops tests answers a PING."""
     import redis
 
+    if not OPS_REDIS_URL:
+        return False
     try:
         return bool(redis.Redis.from_url(OPS_REDIS_URL, socket_connect_timeout=0.5).ping())
     except (redis.RedisError, OSError):
