@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         65_536, ge=1024,
         description="Largest request body accepted, counted as it arrives whatever the transfer encoding (413 above).")
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser (CORS), as a JSON list"
+        ' (TAPIS_CORS_ORIGINS=\'["https://play.example"]\'). Empty: CORS off (same-origin only).')
     max_header_bytes: int = Field(16_384, ge=1024, description="Largest request headers in all (431 above).")
     body_timeout_s: float = Field(
         10.0, gt=0, le=600, description="A request body not received whole within this time gets 408.")

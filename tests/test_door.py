@@ -96,3 +96,34 @@ def test_headers_are_bounded(live_server):
     assert status == 431 or (status == 400 and not problem)  # the server's own parser may refuse it first
     if problem:
         assert problem["code"] == "headers_too_large"
+
+
+async def _preflight(settings_kw: dict) -> tuple[int, dict]:
+    import httpx
+
+    from services.config import Settings
+    from services.serve import build_serve_app
+
+    app = build_serve_app(Settings(redis_url=None, **settings_kw))
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tapis") as c:
+            r = await c.options("/games", headers={"Origin": "https://play.example",
+                                                   "Access-Control-Request-Method": "GET"})
+            g = await c.get("/games", headers={"Origin": "https://play.example"})
+            return r.status_code, {**g.headers}
+
+
+async def test_cors_is_off_by_default_and_on_for_named_origins():
+    status, headers = await _preflight({})
+    assert status == 405 and "access-control-allow-origin" not in headers
+    status, headers = await _preflight({"cors_origins": ["https://play.example"]})
+    assert status == 200 and headers["access-control-allow-origin"] == "https://play.example"
+    status, headers = await _preflight({"cors_origins": ["https://other.example"]})
+    assert status == 400 and "access-control-allow-origin" not in headers
+
+
+async def test_405_names_the_allowed_methods(service):
+    r = await service.request("TRACE", "/games")
+    assert (r.status_code, r.json()["code"]) == (405, "method_not_allowed")
+    assert r.headers["allow"] == "GET"
+    assert r.headers["content-type"].startswith("application/problem+json")

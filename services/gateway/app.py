@@ -111,6 +111,11 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_header_bytes=settings.max_header_bytes,
                        body_timeout_s=settings.body_timeout_s)
     app.add_middleware(RedMetrics)
+    if settings.cors_origins:  # off unless origins are named
+        from starlette.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600)
 
     from services.gateway import routes_games, routes_ops, routes_tables
 

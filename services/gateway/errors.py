@@ -7,6 +7,8 @@ Every error the API returns has: ``type`` (a URN naming the code),
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -33,8 +35,9 @@ class ApiError(Exception):
         self.extra = extra or {}
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, **extra) -> JSONResponse:
-    """A problem+json response."""
+def problem(status: int, code: str, detail: str, title: str | None = None, *,
+            headers: Mapping[str, str] | None = None, **extra) -> JSONResponse:
+    """A problem+json response (``headers``: added to the response's)."""
     body = {
         "type": f"urn:tapis:error:{code}",
         "title": title or code.replace("_", " ").capitalize(),
@@ -43,8 +46,10 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
         "code": code,
         **extra,
     }
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+    out = dict(headers or {})
+    if status == 401:
+        out["WWW-Authenticate"] = "Bearer"
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=out or None)
 
 
 def status_for_refusal(code: str) -> int:
@@ -81,7 +86,7 @@ def install(app: FastAPI) -> None:
         code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed"}.get(
             exc.status_code, f"http_{exc.status_code}")
         detail = "the request body is not valid JSON" if exc.status_code == 400 else str(exc.detail)
-        return problem(exc.status_code, code, detail)
+        return problem(exc.status_code, code, detail, headers=exc.headers)  # 405 keeps its Allow
 
     @app.exception_handler(RedisError)
     async def _store_down(_req: Request, exc: RedisError):
