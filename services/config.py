@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         65_536, ge=1024,
         description="Largest request body accepted, counted as it arrives whatever the transfer encoding (413 above).")
+    rate_limits: bool = Field(True, description="Apply the rate limits below (false: none).")
+    rate_create: str = Field(
+        "100/minute;1000/hour",
+        description="Tables one client address may create (limits notation: '100/minute;1000/hour'; '' none).")
+    rate_join: str = Field("200/minute", description="Seats one client address may take ('' none).")
+    rate_action: str = Field("20/second;600/minute", description="Actions (and /back) one seat may send ('' none).")
     cors_origins: list[str] = Field(
         default_factory=list,
         description="Origins allowed to call the API from a browser (CORS), as a JSON list"

@@ -114,7 +114,9 @@ async def service(redis_client):
     from services.config import Settings
     from services.serve import build_serve_app
 
-    settings = Settings(redis_url=None, shards=2, reply_timeout_s=5, claim_idle_ms=200)
+    # Rate limits off: tests play faster than people (tests/test_ratelimit.py
+    # tests them).
+    settings = Settings(redis_url=None, shards=2, reply_timeout_s=5, claim_idle_ms=200, rate_limits=False)
     app = build_serve_app(settings, redis=redis_client)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

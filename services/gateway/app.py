@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from services.config import Settings
 from services.gateway import errors
 from services.gateway.middleware import BodyLimit, RedMetrics
+from services.gateway.ratelimit import RateLimits
 from services.health import Heartbeats
 from services.messaging import Submitter
 from services.store.store import EventStore
@@ -49,6 +50,7 @@ class GatewayContext:
     submitter: Submitter
     streams: asyncio.Semaphore
     heartbeats: Heartbeats
+    limits: RateLimits
 
 
 def create_app(
@@ -79,6 +81,7 @@ def create_app(
                             listener_redis=listener_redis, heartbeats=heartbeats),
         streams=asyncio.Semaphore(settings.max_streams),
         heartbeats=heartbeats,
+        limits=RateLimits(settings),
     )
 
     @contextlib.asynccontextmanager

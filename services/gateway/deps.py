@@ -128,3 +128,19 @@ Player = Annotated[Caller, Depends(caller_dependency(required=True, description=
 #: A seat sending an action: the table comes from the cache when it is there.
 ActingPlayer = Annotated[Caller, Depends(caller_dependency(required=True, description="`Bearer <seat token>`.",
                                                            cached=True))]
+
+
+def client_address(request: Request) -> str:
+    """The client's address (behind a proxy: what uvicorn's proxy headers
+    support made of ``X-Forwarded-For``, docs/operations.md)."""
+    return request.client.host if request.client else "unknown"
+
+
+def rate_limited(kind: str):
+    """A dependency counting one request of ``kind`` ("create", "join") by
+    the client's address: 429 ``rate_limited`` over the limit."""
+
+    async def check(request: Request, ctx: Ctx) -> None:
+        await ctx.limits.check(kind, client_address(request))
+
+    return Depends(check)

@@ -26,11 +26,13 @@ CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "stale_version", "not_
 class ApiError(Exception):
     """An error response: HTTP ``status``, stable ``code``, human ``detail``."""
 
-    def __init__(self, status: int, code: str, detail: str, *, title: str | None = None, extra: dict | None = None):
+    def __init__(self, status: int, code: str, detail: str, *, title: str | None = None, extra: dict | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
+        self.headers = headers
         self.title = title or code.replace("_", " ").capitalize()
         self.extra = extra or {}
 
@@ -68,7 +70,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError):
-        return problem(exc.status, exc.code, exc.detail, exc.title, **exc.extra)
+        return problem(exc.status, exc.code, exc.detail, exc.title, headers=exc.headers, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError):

@@ -33,6 +33,7 @@ from services.gateway.deps import (
     check_table_id,
     hash_token,
     load_table,
+    rate_limited,
 )
 from services.gateway.errors import ApiError, status_for_refusal
 from services.gateway.schemas import (
@@ -67,6 +68,8 @@ R404: dict[int | str, dict[str, Any]] = {404: {"description": "No such table (`t
 R409: dict[int | str, dict[str, Any]] = {
     409: {"description": "`stale_version`, `not_your_turn`, `game_over`, `not_started`, `seat_taken`, `table_full`.",
           **_ERR}}
+R429: dict[int | str, dict[str, Any]] = {
+    429: {"description": "`rate_limited`: over a rate limit; retry after `Retry-After` seconds.", **_ERR}}
 R422: dict[int | str, dict[str, Any]] = {
     422: {"description": "Illegal action (the game's refusal code) or invalid body (`invalid_request`).", **_ERR}}
 
@@ -128,10 +131,11 @@ async def lobby(
              responses={409: {"description": "`table_exists` (an id collision; try again).", **_ERR},
                         422: {"description": "`unknown_game`, `bad_players`, `bad_options`, `bad_seat`, "
                                              "`unknown_strategy`, `invalid_request`.", **_ERR},
+                        **R429,
                         503: {"description": "`start_pending`: the all-bot table was created (`table` names it) "
                                              "but its start is not confirmed yet; it starts as soon as a worker can. "
                                              "`store_unavailable`: Redis unreachable.", **_ERR}})
-async def create_table(ctx: Ctx, body: CreateTable) -> TableInfo:
+async def create_table(ctx: Ctx, body: CreateTable, _limit: None = rate_limited("create")) -> TableInfo:
     """Create a table of `game` with `players` seats and `options`. Seats
     listed in `bots` are filled by bots at once; the others are taken with
     `POST /tables/{T}/join`. The game starts (cards are dealt) as soon as
@@ -193,8 +197,8 @@ async def get_table(ctx: Ctx, table: str) -> TableInfo:
     return _info(await load_table(ctx, table, refresh_meta=True))
 
 
-@router.post("/{table}/join", response_model=Joined, summary="Take a seat", responses={**R404, **R409})
-async def join(ctx: Ctx, table: str, body: JoinTable | None = None) -> Joined:
+@router.post("/{table}/join", response_model=Joined, summary="Take a seat", responses={**R404, **R409, **R429})
+async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None = rate_limited("join")) -> Joined:
     """Take a free seat (the one asked for, or the first free one). Returns
     the seat and its secret token; only a hash of the token is stored.
     When this fills the last seat the game starts."""
@@ -243,7 +247,7 @@ async def view(table: str, caller: Viewer) -> SeatView:
 
 
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
-             responses={**R401, **R403, **R404, **R409, **R422,
+             responses={**R401, **R403, **R404, **R409, **R422, **R429,
                         504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.",
                               **_ERR}})
 async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) -> ActionApplied:
@@ -257,6 +261,7 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
     # the log anyway): Redis was asked only if the table or the seat is not
     # known here yet.
     t, seat = caller.table, caller.seat
+    await ctx.limits.check("action", f"{t.id}:{seat}")
     try:
         msgpack.packb(body.action, use_bin_type=True)
     except (OverflowError, UnicodeEncodeError, TypeError, ValueError):
@@ -280,7 +285,7 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
 
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
-             responses={**R401, **R403, **R404,
+             responses={**R401, **R403, **R404, **R429,
                         409: {"description": "`not_started`, `game_over`.", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
 async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
@@ -289,6 +294,7 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     Calling it while present changes nothing."""
     seat = caller.seat
     assert seat is not None
+    await ctx.limits.check("action", f"{caller.table.id}:{seat}")
     try:
         reply = await ctx.submitter.send(table, kind="back", seat=seat, command_id=f"r{seat}.{uuid.uuid4().hex}")
     except ReplyTimeout:
