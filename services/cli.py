@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -217,6 +218,30 @@ def replay(
                    " (the embedded store lives only inside `tapis serve`)", err=True)
         raise typer.Exit(2)
     raise typer.Exit(asyncio.run(replay_table(settings, table)))
+
+
+@app.command()
+def export(
+    table: str = typer.Argument(..., help="Table id."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write here (default: standard output)."),
+) -> None:
+    """Write a table's whole log as JSON lines (meta first, then one event a
+    line). Unredacted: it holds every hidden card."""
+    from services.replay import export_table
+
+    settings = _settings(redis)
+    if settings.redis_url is None:
+        typer.echo("tapis export needs --redis or TAPIS_REDIS_URL"
+                   " (the embedded store lives only inside `tapis serve`)", err=True)
+        raise typer.Exit(2)
+    if out is None:
+        raise typer.Exit(asyncio.run(export_table(settings, table, sys.stdout)))
+    with out.open("w", encoding="utf-8") as f:
+        code = asyncio.run(export_table(settings, table, f))
+    if code:
+        out.unlink(missing_ok=True)
+    raise typer.Exit(code)
 
 
 @app.command()

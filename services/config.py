@@ -37,6 +37,13 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         65_536, ge=1024,
         description="Largest request body accepted, counted as it arrives whatever the transfer encoding (413 above).")
+    waiting_expiry_s: int = Field(
+        86_400, ge=0,
+        description="A table still waiting for people this long after its creation or last join is removed (0: kept).")
+    finished_retention_s: int = Field(
+        7 * 86_400, ge=0,
+        description="A finished table (log, meta, snapshot) is removed this long after its end (0: kept);"
+        " `tapis export` saves a log first.")
     rate_limits: bool = Field(True, description="Apply the rate limits below (false: none).")
     rate_create: str = Field(
         "100/minute;1000/hour",

@@ -57,3 +57,28 @@ async def replay_table(settings: Settings, table: str) -> int:
                 return 3
     typer.echo(json.dumps(out, indent=2))
     return 0
+
+
+async def export_table(settings: Settings, table: str, out) -> int:
+    """Write ``table``'s whole log to ``out`` (a text file) as JSON lines:
+    first ``{"table", "meta"}`` (seat tokens left out), then one line per
+    event ``{"version", "type", "data", "seat", "ts", "cmd"}``.  The log is
+    not redacted: it holds every hidden card (an operator's copy, e.g.
+    before a finished table's retention runs out).  Returns the exit code
+    (0 ok, 1 unknown table)."""
+    store = EventStore(make_redis(settings))
+    meta = await store.meta(table)
+    if meta is None:
+        typer.echo(f"no table {table!r}", err=True)
+        return 1
+    public = {k: (v if not v.startswith("tok:") else "person") for k, v in meta.items()}
+    out.write(json.dumps({"table": table, "meta": public}, separators=(",", ":")) + "\n")
+    after = 0
+    while True:
+        events = await store.read(table, after=after, count=1000)
+        for version, e in enumerate(events, after + 1):
+            out.write(json.dumps({"version": version, **e.to_json()}, separators=(",", ":")) + "\n")
+        if len(events) < 1000:
+            break
+        after += len(events)
+    return 0

@@ -26,8 +26,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     from services.worker.worker import BotScheduler, NoBots, Worker
 
     redis = redis if redis is not None else make_redis(settings)
-    store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
-                       start_redrive_ms=settings.redrive_start_ms)
+    store = EventStore.from_settings(redis, settings)
     tables = Tables(store, capacity=settings.cache_tables)
     heartbeats = Heartbeats()
 

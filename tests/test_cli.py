@@ -90,3 +90,41 @@ def test_bots_exit_with_celerys_exit_code(monkeypatch):
     monkeypatch.setattr(bootsteps.Blueprint, "start", fail)
     res = runner.invoke(app, ["bots", "--redis", "redis://127.0.0.1:9/0", "--pool", "solo"])
     assert res.exit_code == 1, res.output
+
+
+@pytest.mark.redis
+async def test_export_writes_the_whole_log_as_json_lines(tmp_path):
+    if not real_redis_available():
+        pytest.skip("no Redis")
+    import asyncio
+
+    import httpx
+    from redis.asyncio import Redis
+
+    from services.config import Settings
+    from services.serve import build_serve_app
+
+    redis = Redis.from_url(REAL_REDIS_URL)
+    await redis.flushdb()
+    settings = Settings(redis_url=REAL_REDIS_URL, shards=2)
+    app_ = build_serve_app(settings, redis=redis)
+    async with app_.router.lifespan_context(app_):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app_), base_url="http://t") as c:
+            tid = (await c.post("/tables", json={"game": "toy", "players": 1, "bots": {"0": "first"},
+                                                  "options": {"target": 4}})).json()["id"]
+            for _ in range(300):
+                info = (await c.get(f"/tables/{tid}")).json()
+                if info["status"] == "finished":
+                    break
+                await asyncio.sleep(0.05)
+    out = tmp_path / "log.jsonl"
+    res = await asyncio.to_thread(CliRunner().invoke, app, ["export", tid, "--redis", REAL_REDIS_URL, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["table"] == tid and lines[0]["meta"]["game"] == "toy"
+    assert [x["version"] for x in lines[1:]] == list(range(1, info["version"] + 1))
+    assert lines[1]["type"] == "GameStarted" and "secrets" in lines[1]["data"]  # unredacted: the dealt secrets
+    res = await asyncio.to_thread(CliRunner().invoke, app, ["export", "nope", "--redis", REAL_REDIS_URL])
+    assert res.exit_code == 1
+    await redis.flushdb()
+    await redis.aclose()

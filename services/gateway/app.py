@@ -69,8 +69,7 @@ def create_app(
     factory run inside the app's lifespan (``serve`` starts its workers
     and bots there); ``heartbeats``: the loops ``/healthz`` reports (``serve``
     shares them with its workers)."""
-    store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
-                       start_redrive_ms=settings.redrive_start_ms)
+    store = EventStore.from_settings(redis, settings)
     heartbeats = heartbeats or Heartbeats()
     ctx = GatewayContext(
         settings=settings,

@@ -16,9 +16,10 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlencode
 
 import msgpack
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request, Response
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 from sse_starlette.sse import EventSourceResponse
@@ -101,29 +102,64 @@ def _feed(t: Table, events: list[Event], seat: int | None, first_version: int) -
     return [{**e.to_json(), "version": v} for v, e in presence.feed(t.game, events, seat, first_version=first_version)]
 
 
-@router.get("", response_model=list[TableInfo], summary="Lobby")
+_CURSOR = re.compile(r"([0-9]{1,15})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
+
+
+@router.get("", response_model=list[TableInfo], summary="Lobby", responses={
+    200: {"description": "Tables, newest first. When there may be more, the `Link` header names the next page "
+                         "(`rel=\"next\"`, with `cursor`).",
+          "headers": {"Link": {"description": "`</tables?...&cursor=...>; rel=\"next\"` while more may follow.",
+                               "schema": {"type": "string"}}}},
+    422: {"description": "`invalid_request` (a bad `cursor` among others).", **_ERR}})
 async def lobby(
+    request: Request,
+    response: Response,
     ctx: Ctx,
-    game: str | None = Query(None, description="Only this game."),
+    game: str | None = Query(None, max_length=64, description="Only this game."),
     status: str | None = Query(None, pattern="^(waiting|playing|finished)$", description="Only tables in this status."),
     limit: int = Query(50, ge=1, le=500, description="At most this many tables, newest first."),
+    cursor: str | None = Query(None, max_length=90,
+                               description="Where the previous page ended (from its `Link: rel=next` header)."),
 ) -> list[TableInfo]:
-    """Tables, newest first, optionally filtered by game and status."""
-    ids = await ctx.store.lobby(min(limit * 4, ctx.settings.max_tables_listed * 4))
+    """Tables, newest first, optionally of one game and one status, a page
+    at a time: each filter has its own index, so no flood of other tables
+    hides one; follow `Link: rel="next"` for the next page."""
+    before = None
+    if cursor is not None:
+        m = _CURSOR.fullmatch(cursor)
+        if m is None:
+            raise ApiError(422, "invalid_request", "cursor: not a cursor this lobby gave",
+                           extra={"errors": [{"loc": ["query", "cursor"], "msg": "not a lobby cursor",
+                                              "type": "value_error"}]})
+        before = (int(m[1]), m[2])
+    limit = min(limit, ctx.settings.max_tables_listed)
     out: list[TableInfo] = []
-    for tid in ids:
-        try:
-            t = await ctx.tables.get(tid, refresh_meta=True)
-        except UnknownGame:  # a table of a game this gateway does not host
-            continue
-        if t is None:
-            continue
-        info = _info(t)
-        if (game and info.game != game) or (status and info.status != status):
-            continue
-        out.append(info)
-        if len(out) >= limit:
+    last: tuple[int, str] | None = None
+    more = True
+    while len(out) < limit and more:
+        page = await ctx.store.lobby_page(game, status, limit - len(out), before)
+        more = len(page) == limit - len(out)
+        if not page:
             break
+        before = last = (page[-1][1], page[-1][0])
+        for tid, _created in page:
+            try:
+                t = await ctx.tables.get(tid, refresh_meta=True)
+            except UnknownGame:  # a table of a game this gateway does not host
+                continue
+            if t is None:  # expired: out of the indexes
+                await ctx.store.reindex(tid, game=game)
+                continue
+            info = _info(t)
+            if (game and info.game != game) or (status and info.status != status):
+                # an index out of step (a crash between two writes): put it where it belongs
+                await ctx.store.reindex(tid, game=info.game, status=info.status, created=info.created)
+                continue
+            out.append(info)
+    if more and last is not None:
+        query = {k: v for k, v in (("game", game), ("status", status)) if v is not None}
+        query.update(limit=str(limit), cursor=f"{last[0]}.{last[1]}")
+        response.headers["Link"] = f'<{request.url.path}?{urlencode(query)}>; rel="next"'
     return out
 
 

@@ -21,7 +21,9 @@ COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 #: Number of table partitions (fixed: it is part of every table key).
 PARTITIONS = 64
 
-LOBBY = "tapis:lobby"            # sorted set: table id by creation ms
+LOBBY = "tapis:lobby"            # sorted set: table id by creation ms (every table)
+#: Table statuses, in the order a table goes through them.
+STATUSES = ("waiting", "playing", "finished")
 STATS = "tapis:stats"            # hash: active:<game> counters
 DEAD_LETTERS = "tapis:deadletters"  # stream: undecodable commands + reason
 WORKERS = "tapis:workers"        # sorted set: worker consumer name by last heartbeat (ms)
@@ -84,3 +86,15 @@ def shard_of(table: str, shards: int) -> int:
 def replies(gateway_id: str) -> str:
     """Stream a gateway (or bot runner) reads its command replies from."""
     return f"tapis:replies:{gateway_id}"
+
+
+def lobby(game: str | None = None, status: str | None = None) -> str:
+    """The lobby index of tables of ``game`` (None: every game) in
+    ``status`` (None: any): a sorted set of table ids by creation ms.
+    ``lobby()`` is :data:`LOBBY`."""
+    key = LOBBY
+    if game is not None:
+        key += f":g:{game}"
+    if status is not None:
+        key += f":s:{status}"
+    return key

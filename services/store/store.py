@@ -84,20 +84,24 @@ for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', until_ms, id) end
 return ids
 """
 
-# KEYS: meta, due, waiting.  ARGV: due ms ('' none), now ms, table id,
-# then the meta fields.
+# KEYS: meta, due, waiting.  ARGV: due ms ('' none: people must join),
+# now ms, table id, expiry ms of a table waiting for people (0: none), then
+# the meta fields.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 if ARGV[1] ~= '' then
   redis.call('ZADD', KEYS[2], tonumber(ARGV[1]), ARGV[3])
   redis.call('ZADD', KEYS[3], tonumber(ARGV[2]), ARGV[3])
+elseif tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
 end
 return 1
 """
 
 # KEYS: meta, due, waiting.  ARGV: seat (-1: first free), token hash, name,
-# due ms of the start, now ms, table id.  Returns {'ok', seat, free} or
+# due ms of the start, now ms, table id, expiry ms of a table still waiting
+# for people (0: none; a join renews it; the last seat removes it).  Returns {'ok', seat, free} or
 # {'taken'|'full'|'missing'|'bad_seat', ''}.  Filling the last seat puts the
 # table in the due set: the sweeper re-sends the start if nobody does.
 _JOIN = """
@@ -121,8 +125,11 @@ for i = 0, n - 1 do
   if redis.call('HEXISTS', KEYS[1], 'seat:' .. i) == 0 then free = free + 1 end
 end
 if free == 0 then
+  redis.call('PERSIST', KEYS[1])
   redis.call('ZADD', KEYS[2], tonumber(ARGV[4]), ARGV[6])
   redis.call('ZADD', KEYS[3], tonumber(ARGV[5]), ARGV[6])
+elseif tonumber(ARGV[7]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[7]))
 end
 return {'ok', tostring(seat), tostring(free)}
 """
@@ -183,8 +190,10 @@ class EventStore:
     sweeper re-sends the start unless the game has started."""
 
     def __init__(self, redis: Redis, *, command_ttl_s: int = 86_400, redrive_ms: int = 10_000,
-                 start_redrive_ms: int = 5_000) -> None:
+                 start_redrive_ms: int = 5_000, waiting_expiry_s: int = 0, finished_retention_s: int = 0) -> None:
         self.redis = redis
+        self.waiting_expiry_s = waiting_expiry_s
+        self.finished_retention_s = finished_retention_s
         self.command_ttl_s = command_ttl_s
         self.redrive_ms = redrive_ms
         self.start_redrive_ms = start_redrive_ms
@@ -193,6 +202,14 @@ class EventStore:
         self._join = redis.register_script(_JOIN)
         self._schedule = redis.register_script(_SCHEDULE)
         self._claim = redis.register_script(_CLAIM)
+
+    @classmethod
+    def from_settings(cls, redis: Redis, settings: Any) -> EventStore:
+        """The store with the times of ``settings`` (a
+        :class:`services.config.Settings`)."""
+        return cls(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
+                   start_redrive_ms=settings.redrive_start_ms, waiting_expiry_s=settings.waiting_expiry_s,
+                   finished_retention_s=settings.finished_retention_s)
 
     # -- tables -----------------------------------------------------------
     async def create(
@@ -223,12 +240,15 @@ class EventStore:
             fields[f"seat:{seat}"] = f"bot:{strategy}"
             fields[f"name:{seat}"] = names.get(seat, f"bot {seat}")
         due = now + self.start_redrive_ms if len(bots) >= players else ""
-        argv: list[Any] = [due, now, table]
+        argv: list[Any] = [due, now, table, self.waiting_expiry_s * 1000]
         for k, v in fields.items():
             argv += [k, v]
         if not await self._create(keys=self._sched_keys(table), args=argv):
             raise TableExists(table)
-        await self.redis.zadd(keys.LOBBY, {table: now})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in (keys.lobby(), keys.lobby(status="waiting"), keys.lobby(game), keys.lobby(game, "waiting")):
+                pipe.zadd(key, {table: now})
+            await pipe.execute()
 
     async def join(self, table: str, seat: int | None, token_hash: str, name: str) -> tuple[str, int, int]:
         """Claim a free seat atomically.  Returns ``(status, seat, free)``
@@ -237,7 +257,7 @@ class EventStore:
         now = int(time.time() * 1000)
         res = await self._join(keys=self._sched_keys(table),
                                args=[-1 if seat is None else seat, token_hash, name, now + self.start_redrive_ms, now,
-                                     table])
+                                     table, self.waiting_expiry_s * 1000])
         status = _s(res[0])
         if status != "ok":
             return status, -1, 0
@@ -264,13 +284,76 @@ class EventStore:
         return [{_s(k): _s(v) for k, v in r.items()} if r else None for r in rows]
 
     async def lobby(self, limit: int, offset: int = 0) -> list[str]:
-        """Table ids, newest first."""
+        """Table ids, newest first (every table, :data:`keys.LOBBY`)."""
         ids = cast(list[bytes], await self.redis.zrevrange(keys.LOBBY, offset, offset + limit - 1))
         return [_s(i) for i in ids]
 
+    async def lobby_page(self, game: str | None, status: str | None, limit: int,
+                         before: tuple[int, str] | None = None) -> list[tuple[str, int]]:
+        """Up to ``limit`` ``(table id, created ms)`` of the lobby index of
+        ``game`` and ``status`` (None: any), newest first, after the cursor
+        ``before`` = ``(created ms, id)`` of the last one a previous page
+        gave (ties in ms are ordered by id, descending).  The index may
+        hold a table that changed status or expired since: callers check
+        each against its meta and :meth:`reindex` it."""
+        key = keys.lobby(game, status)
+        if before is None:
+            rows = cast(list[tuple[bytes, float]], await self.redis.zrange(
+                key, "+inf", "-inf", desc=True, byscore=True, offset=0, num=limit, withscores=True))
+            return [(_s(r), int(ms)) for r, ms in rows]
+        ms, tid = before
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(key, ms, ms, desc=True, byscore=True, withscores=True)  # the ties of the cursor's ms
+            pipe.zrange(key, f"({ms}", "-inf", desc=True, byscore=True, offset=0, num=limit, withscores=True)
+            ties, older = await pipe.execute()
+        out = [(_s(r), int(m)) for r, m in ties if _s(r) < tid]
+        out += [(_s(r), int(m)) for r, m in older]
+        return out[:limit]
+
+    async def reindex(self, table: str, *, game: str | None = None, status: str | None = None,
+                      created: int = 0) -> None:
+        """Put ``table`` in the lobby indexes of its status and out of the
+        others: ``game``, ``status`` and ``created`` as given (a reader that
+        knows the table's true status), else from its meta hash; a table
+        that is gone (expired) leaves every index (``game`` names its
+        game's, when known).  Idempotent: called on each status change and
+        by lobby readers that find an index out of step."""
+        meta: dict[str, str] | None
+        if status is not None and game is not None:
+            meta = {"game": game, "status": status, "created": str(created)}
+        else:
+            meta = await self.meta(table)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if meta is None:
+                pipe.zrem(keys.lobby(), table)
+                for st in keys.STATUSES:
+                    pipe.zrem(keys.lobby(status=st), table)
+                    if game is not None:
+                        pipe.zrem(keys.lobby(game, st), table)
+                if game is not None:
+                    pipe.zrem(keys.lobby(game), table)
+            else:
+                g, status, created = meta["game"], meta.get("status", "waiting"), int(meta.get("created", 0))
+                for st in keys.STATUSES:
+                    if st == status:
+                        pipe.zadd(keys.lobby(status=st), {table: created})
+                        pipe.zadd(keys.lobby(g, st), {table: created})
+                    else:
+                        pipe.zrem(keys.lobby(status=st), table)
+                        pipe.zrem(keys.lobby(g, st), table)
+            await pipe.execute()
+
     async def set_status(self, table: str, status: str) -> None:
-        """Set the table's status field (``waiting``/``playing``/``finished``)."""
-        await self.redis.hset(keys.meta(table), "status", status)
+        """Set the table's status field (``waiting``/``playing``/``finished``)
+        and its lobby indexes; a finished table's keys expire after the
+        retention (``finished_retention_s``, 0: kept)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(keys.meta(table), "status", status)
+            if status == "finished" and self.finished_retention_s > 0:
+                for key in (keys.meta(table), keys.events(table), keys.snap(table)):
+                    pipe.expire(key, self.finished_retention_s)
+            await pipe.execute()
+        await self.reindex(table)
 
     # -- the log ----------------------------------------------------------
     async def append(

@@ -124,9 +124,14 @@ class Tables:
         t0 = time.perf_counter()
         t = self._cache.get(table)
         source = "cache"
+        retention = self.store.finished_retention_s
+        if (t is not None and retention and t.started and time.time() * 1000 - t.last_ts > retention * 1000
+                and t.game.is_over(t.state)):
+            refresh_meta = True  # past its retention its keys may be gone: ask Redis
         if t is None or refresh_meta or not t.started:
             meta = await self.store.meta(table)
             if meta is None:
+                self._cache.pop(table, None)  # removed (expired) since it was cached
                 return None
             fresh = parse_meta(table, meta)
             if t is None:

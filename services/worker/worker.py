@@ -144,8 +144,7 @@ class Worker:
         self.redis = redis
         self.now_ms = clock or _ms
         self.settings = settings
-        self.store = EventStore(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
-                                start_redrive_ms=settings.redrive_start_ms)
+        self.store = EventStore.from_settings(redis, settings)
         self.tables = tables or Tables(self.store, capacity=settings.cache_tables)
         self.bots = bots or NoBots()
         self.name = name or consumer_name()
@@ -525,6 +524,7 @@ class Worker:
             if cmd.kind == "start":
                 metrics.TABLES_STARTED.labels(game.name).inc()
                 await self.redis.hincrby(keys.STATS, f"active:{game.name}", 1)
+                await self.store.reindex(table.id)  # the append made it "playing"
             if table.version < version:  # the cache dropped out of step: reload it
                 table = await self.tables.get(table.id) or table
             if table.version != version:  # a later append exists: its worker schedules the table
@@ -610,8 +610,7 @@ class Worker:
                 await self.store.schedule(table_id, 0, None, 0)
             return "start"
         if t.game.result(t.state) is not None:
-            if t.status != "finished":
-                await self.store.set_status(table_id, "finished")
+            await self.store.set_status(table_id, "finished")  # again: the first may have died half-way
             await self.store.schedule(table_id, t.version, None, t.last_ts)
             return "finished"
         now = self.now_ms()
