@@ -137,3 +137,36 @@ async def test_the_table_and_the_seat_are_checked_before_the_body_and_query(serv
 async def test_turn_clock_fields_are_strict(service, bad):
     r = await service.post("/tables", json={"game": "toy", "players": 2, **bad})
     assert (r.status_code, r.json()["code"]) == (422, "invalid_request"), r.text
+
+
+@pytest.mark.parametrize("bad", ["3", True, 2.0, -1])
+async def test_expected_version_is_strictly_an_integer(service, bad):
+    t = await create(service, players=1)
+    a = await join(service, t["id"])
+    r = await service.post(f"/tables/{t['id']}/actions", headers=auth(a["token"]),
+                           json={"action": {"type": "add", "n": 1}, "expected_version": bad})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_request")
+    assert r.json()["errors"][0]["loc"][-1] == "expected_version"
+    assert (await service.get(f"/tables/{t['id']}")).json()["version"] == 1
+
+
+async def test_openapi_errors_are_problems_and_each_game_has_its_seat_range(service):
+    spec = (await service.get("/openapi.json")).json()
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            for status, response in op["responses"].items():
+                if status[0] in "45":
+                    assert response["content"] == {"application/problem+json": {
+                        "schema": {"$ref": "#/components/schemas/Problem"}}}, (method, path, status)
+            if "requestBody" in op:
+                assert "400" in op["responses"] and "413" in op["responses"]
+    schemas = spec["components"]["schemas"]
+    body = spec["paths"]["/tables"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["discriminator"]["propertyName"] == "game"
+    from shared.games import get_game
+
+    for name, ref in body["discriminator"]["mapping"].items():
+        players = schemas[ref.rsplit("/", 1)[1]]["properties"]["players"]
+        game = get_game(name)
+        assert (players["minimum"], players["maximum"]) == (game.min_players, game.max_players)
+    assert "HTTPValidationError" not in schemas

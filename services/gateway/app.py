@@ -119,9 +119,10 @@ def create_app(
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600)
 
-    from services.gateway import routes_games, routes_ops, routes_tables
+    from services.gateway import openapi, routes_games, routes_ops, routes_tables
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)
     app.include_router(routes_ops.router)
+    openapi.install(app)
     return app

@@ -103,8 +103,9 @@ class SubmitAction(BaseModel):
         examples=[{"type": "draw"}],
     )
     expected_version: int | None = Field(
-        None, ge=0, description="Refuse (409 `stale_version`) unless the table is at this version."
-    )
+        None, ge=0, le=2**53, strict=True,
+        description="Refuse (409 `stale_version`) unless the table is at this version (an integer: \"3\" and true "
+                    "are refused).")
     command_id: str | None = Field(
         None,
         pattern=COMMAND_ID_RE.pattern,

@@ -1,0 +1,105 @@
+"""The OpenAPI description as the gateway really answers (docs/api.md):
+
+* every error response is ``application/problem+json`` with the
+  :class:`Problem` schema (FastAPI's default 422 body is replaced: the
+  gateway's 422 is a problem too);
+* routes with a body document 400 ``malformed_json``, 413, 408 and 431;
+  every route documents 500 ``internal_error`` and 503
+  ``store_unavailable``;
+* ``POST /tables`` takes one variant per game (a union discriminated by
+  ``game``), each with the game's real seat range and its options schema.
+
+FastAPI builds the rest from the routes; :func:`install` completes it once,
+when the description is first asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field
+
+from shared.games import available, get_game
+
+
+class Problem(BaseModel):
+    """An error (RFC 9457 problem details): switch on `code`."""
+
+    type: str = Field(description="`urn:tapis:error:<code>`.")
+    title: str
+    status: int
+    detail: str = Field(description="One human sentence; never names a card the caller may not see.")
+    code: str = Field(description="Stable snake_case error code (docs/api.md lists them).")
+
+
+_PROBLEM = {"$ref": "#/components/schemas/Problem"}
+_ALWAYS = {
+    "500": "`internal_error`: a bug (logged); nothing was half-applied.",
+    "503": "`store_unavailable`: Redis unreachable or saturated; retry shortly.",
+}
+_WITH_BODY = {
+    "400": "`malformed_json`: the body is not JSON.",
+    "408": "`request_timeout`: the body did not arrive whole in time.",
+    "413": "`body_too_large`: the body is over the limit.",
+    "431": "`headers_too_large`: the request headers are over the limit.",
+}
+
+
+def _create_variants(schemas: dict[str, Any]) -> dict[str, Any]:
+    """One ``CreateTable_<game>`` schema per hosted game; returns the union."""
+    base = schemas["CreateTable"]
+    refs: dict[str, str] = {}
+    for name in available():
+        game = get_game(name)
+        variant = {**base, "title": f"CreateTable_{name}", "properties": dict(base["properties"])}
+        variant["properties"]["game"] = {"type": "string", "const": name, "description": f"{game.title}."}
+        variant["properties"]["players"] = {
+            **base["properties"]["players"], "minimum": game.min_players, "maximum": game.max_players,
+            "description": f"Number of seats: {game.min_players} to {game.max_players}."}
+        opts = game.Options.model_json_schema(ref_template=f"#/components/schemas/{name}_{{model}}")
+        for sub, schema in opts.pop("$defs", {}).items():
+            schemas[f"{name}_{sub}"] = schema
+        variant["properties"]["options"] = {**opts, "description": "Table options; omitted ones take their defaults."}
+        schemas[f"CreateTable_{name}"] = variant
+        refs[name] = f"#/components/schemas/CreateTable_{name}"
+    return {"oneOf": [{"$ref": r} for r in refs.values()],
+            "discriminator": {"propertyName": "game", "mapping": refs}}
+
+
+def complete(spec: dict[str, Any]) -> dict[str, Any]:
+    """Complete FastAPI's description ``spec`` in place (see module doc)."""
+    schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Problem"] = Problem.model_json_schema()
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            responses = op.setdefault("responses", {})
+            extra = dict(_ALWAYS)
+            if "requestBody" in op:
+                extra.update(_WITH_BODY)
+            for status, description in extra.items():
+                responses.setdefault(status, {"description": description})
+            if "422" in responses and responses["422"].get("description") == "Validation Error":
+                responses["422"]["description"] = "`invalid_request`: the body or query does not match the schema."
+            for status, response in responses.items():
+                if status[0] in "45":
+                    response["content"] = {"application/problem+json": {"schema": _PROBLEM}}
+            if path == "/tables" and method == "post":
+                op["requestBody"]["content"]["application/json"]["schema"] = _create_variants(schemas)
+    return spec
+
+
+def install(app: FastAPI) -> None:
+    """Make ``app.openapi()`` return the completed description."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = complete(get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes,
+                tags=app.openapi_tags))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
