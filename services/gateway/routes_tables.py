@@ -360,7 +360,11 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
     return EventPage(version=t.version, events=_feed(t, evs, seat, after + 1))
 
 
-@router.get("/{table}/stream", summary="Live event stream (SSE)", responses={**R401, **R403, **R404})
+@router.get("/{table}/stream", summary="Live event stream (SSE)", response_class=EventSourceResponse, responses={
+    200: {"description": "Server-sent events: `event` (a log event, JSON), `resync` (JSON: `version`, `reason`) and "
+                         "`ping` comments.",
+          "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+    **R401, **R403, **R404})
 async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
                  last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect).")):
