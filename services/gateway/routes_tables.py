@@ -363,7 +363,11 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
 @router.get("/{table}/stream", summary="Live event stream (SSE)", response_class=EventSourceResponse, responses={
     200: {"description": "Server-sent events: `event` (a log event, JSON), `resync` (JSON: `version`, `reason`) and "
                          "`ping` comments.",
-          "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+          "content": {"text/event-stream": {"schema": {
+              "type": "object", "description": "One server-sent event.",
+              "properties": {"event": {"type": "string", "enum": ["event", "resync"]},
+                             "id": {"type": "string", "description": "The version it stands at."},
+                             "data": {"type": "string", "description": "JSON."}}}}}},
     **R401, **R403, **R404})
 async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
