@@ -214,6 +214,12 @@ class ActionRule:
 
     decide: Decider
     legal: Lister
+    #: The action's keys beside ``type``: name -> JSON type (``str``,
+    #: ``int``, ``bool``, ``list[str]``); ``(type, None)`` for a key that may
+    #: be left out.  The gateway refuses an action with another key or
+    #: another type (422 ``bad_action`` naming the field) and publishes it
+    #: in its OpenAPI description.
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 def dispatch(actions: Mapping[str, ActionRule], state: Any, seat: int, action: Mapping[str, Any],
@@ -255,6 +261,9 @@ class BaseGame:
     max_players: int = 1
     Options: type[BaseModel] = BaseModel
     strategies: Mapping[str, Strategy] = {}
+    #: The game's action table (``rules.ACTIONS``): the shapes the services
+    #: check actions against (:attr:`ActionRule.fields`).
+    actions: Mapping[str, ActionRule] = {}
 
     def snapshot(self, state: Any) -> Any:
         """msgpack-ready form of ``state`` (:func:`shared.snapshot.dump`)."""

@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
+from services.gateway import actions
 from shared.games import available, get_game
 
 
@@ -68,6 +69,23 @@ def _create_variants(schemas: dict[str, Any]) -> dict[str, Any]:
             "discriminator": {"propertyName": "game", "mapping": refs}}
 
 
+def _action_variants(schemas: dict[str, Any]) -> None:
+    """``SubmitAction.action``: one of the hosted games' action unions
+    (each discriminated by ``type``, :mod:`services.gateway.actions`)."""
+    variants = []
+    for name in available():
+        one = actions.schema(get_game(name))
+        if one is None:
+            continue
+        schemas.update(one.pop("$defs", {}))
+        schemas[f"Action_{name}"] = {**one, "title": f"An action of {get_game(name).title}"}
+        variants.append({"$ref": f"#/components/schemas/Action_{name}"})
+    if variants:
+        prop = schemas["SubmitAction"]["properties"]["action"]
+        schemas["SubmitAction"]["properties"]["action"] = {
+            "anyOf": variants, "description": prop.get("description", ""), "examples": prop.get("examples", [])}
+
+
 def complete(spec: dict[str, Any]) -> dict[str, Any]:
     """Complete FastAPI's description ``spec`` in place (see module doc)."""
     schemas = spec.setdefault("components", {}).setdefault("schemas", {})
@@ -89,6 +107,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
                     response["content"] = {"application/problem+json": {"schema": _PROBLEM}}
             if path == "/tables" and method == "post":
                 op["requestBody"]["content"]["application/json"]["schema"] = _create_variants(schemas)
+    _action_variants(schemas)
     return spec
 
 

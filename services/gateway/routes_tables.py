@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 from sse_starlette.sse import EventSourceResponse
 
 from services import metrics
+from services.gateway import actions
 from services.gateway.deps import (
     ActingPlayer,
     Ctx,
@@ -298,6 +299,7 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
     # known here yet.
     t, seat = caller.table, caller.seat
     await ctx.limits.check("action", f"{t.id}:{seat}")
+    actions.check(t.game, body.action)  # the game's action shapes: 422 bad_action naming the field
     try:
         msgpack.packb(body.action, use_bin_type=True)
     except (OverflowError, UnicodeEncodeError, TypeError, ValueError):
