@@ -149,7 +149,7 @@ class Model:
         self.owned, self.wild, self.jokers, self.cards = _masks(self.collection)
         self.tokens = mine["tokens"]
         self.consolation = mine["consolation"]
-        self.deck_size = view["deck_size"]
+        self.deck_size = view["talon_size"]
         self.frac = self.deck_size / _TOTALS[self.players]
         self.lam = params.lambda_end + (params.lambda_start - params.lambda_end) * self.frac
         self.unseen: Counter | None = None

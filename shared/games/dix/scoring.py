@@ -1,4 +1,5 @@
-"""DIX final scoring with optimally placed jokers (source p. 6, 11, 12).
+"""DIX final scoring with optimally placed jokers, and the game's result
+(docs/games/dix.md, "Scoring" and "End of the game").
 
 Rule: in each colour only the longest run of consecutive numbers scores,
 1 point a card, +1 bonus for a full 1–9 run.  Jokers are placed only at
@@ -20,6 +21,10 @@ are memoised, so bots may call it freely.
 :func:`brute_force_score` is the literal definition (try every placement
 of every joker, measure the longest run) used by the tests to check the
 optimiser.
+
+:func:`result` turns a finished table into its :class:`~shared.engine.Result`:
+the run points per seat, places by (score, money, fewer cards); solo, a
+win at the target score.
 """
 
 from __future__ import annotations
@@ -27,8 +32,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations, product
+from typing import Any
 
+from shared.engine import Result, places_from
 from shared.games.dix.cards import COLOUR, COLOUR_INDEX, COLOURS, KIND, NUMBER, Kind
+from shared.games.dix.state import Phase, State, money
 
 FULL = (1 << 9) - 1
 
@@ -222,3 +230,32 @@ def brute_force_score(collection: Iterable[str], bonus: int = 1) -> int:
                 total += run + (bonus if run == 9 else 0)
             best = max(best, total)
     return best
+
+
+def result(state: State) -> Result | None:
+    """Scores and places once the game is over, else None
+    (docs/games/dix.md, "Scoring").
+
+    Scores are the run points; places rank by (score, money, fewer
+    cards), equal keys share.  Solo: place 1 when the score reaches
+    ``solo_target``, else place 2 (no winner).  ``detail``: ``money``,
+    ``cards`` and ``runs`` (:func:`score_detail`) per seat.
+    """
+    if state.phase is not Phase.OVER:
+        return None
+    rules = state.rules
+    scores = [score(s.collection, rules.full_run_bonus) for s in state.seats]
+    moneys = [money(s, rules) for s in state.seats]
+    cards = [len(s.collection) for s in state.seats]
+    detail: dict[str, Any] = {
+        "money": moneys,
+        "cards": cards,
+        "runs": [score_detail(s.collection, rules.full_run_bonus) for s in state.seats],
+    }
+    if state.players == 1:
+        won = scores[0] >= rules.solo_target
+        detail["solo_target"] = rules.solo_target
+        detail["solo_won"] = won
+        return Result((scores[0],), (1 if won else 2,), False, detail)
+    keys = [(scores[i], moneys[i], -cards[i]) for i in range(state.players)]
+    return Result(tuple(scores), places_from(keys, lower_wins=False), False, detail)

@@ -42,7 +42,7 @@ import pytest
 from shared.engine import fold, play
 from shared.games.dix import GAME
 from shared.games.dix.cards import full_deck
-from shared.games.dix.rules import Phase
+from shared.games.dix.state import Phase
 from tests.games.dix.helpers import public_cards, secrets
 from tests.invariants import hidden_checker, playout, snap_bytes
 
@@ -81,7 +81,7 @@ def check_step(state, events) -> None:
 def check_deal(deal, players: int) -> None:
     for seat in [None, *range(players)]:
         shown = GAME.redact(deal, seat)
-        assert "deck" not in shown.data and shown.data["deck_size"] == len(deal.data["deck"])
+        assert "deck" not in shown.data and shown.data["talon_size"] == len(deal.data["deck"])
 
 
 def lean_game(players: int, seed: int, **options) -> int:

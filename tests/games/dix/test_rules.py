@@ -74,7 +74,7 @@ def test_start_deals_the_deck_for_the_player_count_and_five_tokens_each(players,
     assert Counter(events[0].data["deck"]) == Counter(deck_for(players))
     view = GAME.view(GAME.evolve(None, events[0]), 0)
     assert [s["tokens"] for s in view["seats"]] == [5] * players
-    assert view["market"] == [] and view["deck_size"] == size
+    assert view["market"] == [] and view["talon_size"] == size
 
 
 # --------------------------------------------------------------------------
@@ -387,7 +387,7 @@ def test_each_bid_must_be_strictly_higher():
     t = Table(["*5", *FILL], players=3)
     t.act(0, FLIP)
     assert t.refuse(1, bid(0)) == "bid_too_low"  # opening bid is at least 1
-    assert t.act(1, bid(2)) == [ev("BidPlaced", {"amount": 2}, 1)]
+    assert t.act(1, bid(2)) == [ev("BidMade", {"amount": 2}, 1)]
     assert t.refuse(2, bid(2)) == "bid_too_low"
     assert [a["amount"] for a in t.legal(2) if a["type"] == "bid"] == [3, 4, 5]
 
@@ -417,7 +417,7 @@ def test_the_active_player_may_win_its_own_auction():
     """p. 11: the active player speaks last and may outbid everyone."""
     t = Table(["*5", *FILL], players=2)
     t.script((0, FLIP), (1, bid(2)))
-    assert t.act(0, bid(4)) == [ev("BidPlaced", {"amount": 4}, 0), ev("AuctionWon", {"joker": "*5", "price": 4}, 0)]
+    assert t.act(0, bid(4)) == [ev("BidMade", {"amount": 4}, 0), ev("AuctionWon", {"joker": "*5", "price": 4}, 0)]
 
 
 def test_joker_is_discarded_when_everybody_passes():
@@ -490,7 +490,7 @@ def _final_position() -> Table:
 def test_the_last_card_ends_the_flipping():
     """p. 12: once the last card is drawn the active player finishes the turn without flipping again."""
     t = _final_position()
-    assert t.view()["deck_size"] == 0
+    assert t.view()["talon_size"] == 0
     assert t.refuse(0, FLIP) == "deck_empty"
     assert t.legal(0) == [{"type": "take_numbers"}, {"type": "take_currency"}]
 
@@ -660,7 +660,7 @@ def test_the_deal_is_redacted_for_everyone():
     deal = t.events[0]
     for seat in (None, 0, 1, 2):
         shown = GAME.redact(deal, seat)
-        assert "deck" not in shown.data and shown.data["deck_size"] == 3
+        assert "deck" not in shown.data and shown.data["talon_size"] == 3
         assert shown.data["players"] == 3 and shown.data["first"] == 0
     assert "deck" in deal.data  # the log itself keeps the truth
 
@@ -671,6 +671,6 @@ def test_views_show_everything_public_but_the_deck():
     t.script((0, FLIP), (0, FLIP), (0, FLIP), (0, TAKE_NUMBERS))
     for seat in (None, 0, 1):
         v = t.view(seat)
-        assert v["deck_size"] == 1 and "G8" not in str(v)
+        assert v["talon_size"] == 1 and "G8" not in str(v)
         assert v["seats"][0]["collection"] == ["R3", "Y1"] and v["seats"][1]["tokens"] == 7
     assert {k: v for k, v in t.view(0).items() if k != "seat"} == {k: v for k, v in t.view(1).items() if k != "seat"}
