@@ -486,13 +486,13 @@ ACTIONS: dict[str, ActionRule] = {
     "flip": ActionRule(_decide_flip, _legal_flip),
     "take_numbers": ActionRule(_decide_take_numbers, _legal_take_numbers),
     "take_currency": ActionRule(_decide_take_currency, _legal_take_currency),
-    "bid": ActionRule(_decide_bid, _legal_bid),
+    "bid": ActionRule(_decide_bid, _legal_bid, {"amount": int}),
     "pass": ActionRule(_decide_pass, _legal_pass),
     "take_joker": ActionRule(_decide_take_joker, _legal_take_joker),
-    "buy": ActionRule(_decide_buy, _legal_buy),
-    "pay_tokens": ActionRule(_decide_pay_tokens, _legal_pay_tokens),
+    "buy": ActionRule(_decide_buy, _legal_buy, {"card": str}),
+    "pay_tokens": ActionRule(_decide_pay_tokens, _legal_pay_tokens, {"count": int}),
     "pay_consolation": ActionRule(_decide_pay_consolation, _legal_pay_consolation),
-    "pay_card": ActionRule(_decide_pay_card, _legal_pay_card),
+    "pay_card": ActionRule(_decide_pay_card, _legal_pay_card, {"card": str}),
 }
 
 #: Every action type.
@@ -558,6 +558,7 @@ class DixGame(BaseGame):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options
+    actions = ACTIONS
 
     start = staticmethod(start)
     decide = staticmethod(decide)
