@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shared import cards, snapshot
 from shared.engine import IllegalAction, Result, places_from, require_type
@@ -60,6 +60,7 @@ json_values = st.recursive(
     st.integers(0, 2**48),
     st.none() | st.text(max_size=20),
 )
+@settings(suppress_health_check=[HealthCheck.too_slow])  # the shared machine may be busy
 def test_event_codec_round_trips(kind, data, seat, ts, cmd):
     e = Event(kind, data, seat, ts, cmd)
     assert decode(encode(e)) == e
