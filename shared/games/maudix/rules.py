@@ -580,7 +580,9 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     """Every action ``seat`` may send now, in the shapes ``decide`` accepts
     (docs/games/maudix.md, "Actions"); ``[]`` when not awaited."""
     ph = state.phase
-    if (seat != state.turn) if ph is Phase.PLAY else (seat not in awaiting(state)):
+    if ph is Phase.PLAY:  # the hot path: one type, for the seat on turn
+        return _legal_play(state, seat) if seat == state.turn else []
+    if seat not in awaiting(state):
         return []
     return listing(ACTIONS, OPEN[ph], state, seat)
 

@@ -73,6 +73,11 @@ class Phase(Enum):
     GIVE_BACK = "give_back"  # Voleur: the thief hands a card back
     OVER = "over"  # the game is finished
 
+    # Members are singletons compared by identity: hashed by identity too
+    # (in C; Enum's own __hash__ is Python code), for the OPEN[phase]
+    # lookup of every decide and legal_actions (rules).
+    __hash__ = object.__hash__
+
 
 # ---------------------------------------------------------------------------
 # State

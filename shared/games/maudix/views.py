@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.maudix.scoring import result
-from shared.games.maudix.state import State, awaiting
+from shared.games.maudix.state import Phase, State, awaiting
 from shared.hiding import PerSeat, Pile, Private, Redactor, Rows, Secret, Within, hide
 
 #: A deal: each seat its own hand (and every hand's size), the removed
@@ -50,17 +50,18 @@ VIEW_SECRETS: tuple[Secret, ...] = (
     Pile("removed", "removed_size"),
     PerSeat("my_ecarts", own="my_ecart"),
 )
-#: Before DesignationsRevealed: each seat sees its own designation only.
+#: During the designation phase (until DesignationsRevealed, §09.04): each
+#: seat sees its own designation only (outside it they are all unset or all revealed).
 SEALED: tuple[Secret, ...] = (PerSeat("designations"),)
 #: During a theft: the card that changed hands, for thief and target only.
 THEFT: tuple[Secret, ...] = (Within("theft", (Private(("card",), readers=("thief", "target")),)),)
 
-#: The view's declarations by (designations revealed, theft under way).
+#: The view's declarations by (designations sealed, theft under way).
 _VIEW: dict[tuple[bool, bool], tuple[Secret, ...]] = {
-    (False, False): VIEW_SECRETS + SEALED,
-    (False, True): VIEW_SECRETS + SEALED + THEFT,
-    (True, False): VIEW_SECRETS,
-    (True, True): VIEW_SECRETS + THEFT,
+    (False, False): VIEW_SECRETS,
+    (False, True): VIEW_SECRETS + THEFT,
+    (True, False): VIEW_SECRETS + SEALED,
+    (True, True): VIEW_SECRETS + SEALED + THEFT,
 }
 
 
@@ -75,6 +76,22 @@ def _ecart(st: State, seat: int) -> dict[str, Any]:
         "from": giver,
         "received": None if received is None else list(received),
     }
+
+
+class _Ecarts:
+    """Every seat's écart as ``PerSeat`` reads it (``len`` and one entry),
+    each entry built when it is read: a view shows one seat's."""
+
+    __slots__ = ("st",)
+
+    def __init__(self, st: State) -> None:
+        self.st = st
+
+    def __len__(self) -> int:
+        return self.st.n
+
+    def __getitem__(self, seat: int) -> dict[str, Any]:
+        return _ecart(self.st, seat)
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -100,18 +117,19 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if st.stolen is not None:
             theft["card"] = st.stolen
     res = result(st)
+    contracts = st.options["contracts"]  # the contracts' values, as in GameStarted (faster than Enum.value)
     whole: dict[str, Any] = {
         "game": "maudix",
         "players": st.n,
         "seat": seat,
         "round": st.round + 1,
         "rounds": len(st.contracts),
-        "contract": st.contract.value,
-        "contracts": [c.value for c in st.contracts],
+        "contract": contracts[st.round],
+        "contracts": list(contracts),
         "dealer": st.dealer,
-        "phase": st.phase.value,
+        "phase": st.phase._value_,  # .value is a Python-level property: slower
         "awaiting": sorted(awaiting(st)),
-        "options": {**st.options, "contracts": list(st.options["contracts"])},
+        "options": {**st.options, "contracts": list(contracts)},
         "hands": st.hands,
         "removed": st.removed,
         "tricks_total": st.tricks_total,
@@ -119,7 +137,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hook": st.hook,
         "voleur": st.voleur,
         "ecarts": [{"from": g, "to": st.ecart_to[g]} for g in st.ecart_order],
-        "my_ecarts": [_ecart(st, s) for s in range(st.n)],
+        "my_ecarts": _Ecarts(st),
         "designations": list(st.designations),
         "designated": [t is not None for t in st.designations],
         "bids": list(st.bids),
@@ -135,4 +153,4 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "totals": list(st.totals),
         "result": res.to_json() if res is not None else None,
     }
-    return hide(whole, _VIEW[st.revealed, theft is not None], seat)
+    return hide(whole, _VIEW[st.phase is Phase.DESIGNATE, theft is not None], seat)
