@@ -36,19 +36,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.games.maudix.rules import (
-    CARD_RANK,
-    CARD_SUIT,
-    JOKERS,
-    NAUFRAGE,
-    PIRATE,
-    TEN_HEARTS,
-    TENS,
-    Contract,
-    deck_for,
-    playable,
-    round_points,
-)
+from shared.games.maudix.rules import deck_for, playable
+from shared.games.maudix.scoring import round_points
+from shared.games.maudix.state import CARD_RANK, CARD_SUIT, JOKERS, NAUFRAGE, PIRATE, TEN_HEARTS, TENS, Contract
 
 SUITS = ("S", "H", "D", "C")
 AVOID_CONTRACTS = frozenset({Contract.PLIS, Contract.DAMES, Contract.TETES, Contract.ASSOCIATION, Contract.MAUDIX})

@@ -15,7 +15,8 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.maudix import GAME
-from shared.games.maudix.rules import Options, Phase, deck_for
+from shared.games.maudix.rules import Options, deck_for
+from shared.games.maudix.state import Phase
 from tests import given as shared
 from tests.invariants import Secrets as SecretsBase
 

@@ -9,7 +9,8 @@ import pytest
 
 from shared.games.maudix import GAME, bots
 from shared.games.maudix.bots import DANGER, heuristic_card, knowledge, sample_hands
-from shared.games.maudix.rules import CARD_SUIT, JOKERS, Contract, deck_for
+from shared.games.maudix.rules import deck_for
+from shared.games.maudix.state import CARD_SUIT, JOKERS, Contract
 from tests.invariants import playout
 
 from .helpers import given, play, ready

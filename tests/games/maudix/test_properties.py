@@ -31,7 +31,9 @@ import pytest
 
 from shared.events import Event
 from shared.games.maudix import GAME
-from shared.games.maudix.rules import HEADS, QUEENS, TEN_HEARTS, TENS, Phase, deck_for
+from shared.games.maudix.rules import deck_for
+from shared.games.maudix.scoring import HEADS, QUEENS
+from shared.games.maudix.state import TEN_HEARTS, TENS, Phase
 from tests.games.maudix.helpers import secrets
 from tests.invariants import playout
 
@@ -152,7 +154,7 @@ class Watch:
             if not st.revealed:
                 assert all(t is None for s, t in enumerate(v["designations"]) if s != seat)
             if seat is None:
-                assert "hand" not in v and "my_ecart" not in v
+                assert v["hand"] is None and v["my_ecart"] is None
 
 
 def _run(players: int, seeds, *, hidden: bool = True, strategy: str = "random") -> int:

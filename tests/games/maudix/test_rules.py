@@ -12,17 +12,9 @@ import pytest
 
 from shared.events import Event
 from shared.games.maudix import GAME
-from shared.games.maudix.rules import (
-    Contract,
-    Phase,
-    association_scores,
-    deal,
-    deck_for,
-    hand_size,
-    prediction_penalty,
-    round_points,
-    trick_winner,
-)
+from shared.games.maudix.rules import deal, deck_for, hand_size, trick_winner
+from shared.games.maudix.scoring import association_scores, prediction_penalty, round_points
+from shared.games.maudix.state import Contract, Phase
 
 from .helpers import apply, given, play, ready, refused, started, when, won
 
@@ -58,9 +50,9 @@ def test_removed_cards_are_never_revealed():
     state = given(opening)
     for seat in (None, 0, 1, 2, 3):
         r = GAME.redact(opening, seat)
-        assert "removed" not in r.data and r.data["removed_count"] == 2
+        assert "removed" not in r.data and r.data["removed_size"] == 2
         assert r.data["hands"] == [(opening.data["hands"][s] if s == seat else None) for s in range(4)]
-        assert GAME.view(state, seat)["removed_count"] == 2
+        assert GAME.view(state, seat)["removed_size"] == 2
         assert "removed" not in GAME.view(state, seat)
 
 
