@@ -4,7 +4,7 @@ feed of events (docs/games/maudit_mot_dit.md, "Events" and "Views").
 The secrets are declared with :mod:`shared.hiding`, once:
 
 * :data:`SECRETS` — per event type: the box order nobody's (``GameStarted``
-  keeps its size as ``box_size``); the candidate words of ``CardTurned``
+  keeps its size as ``talon_size``); the candidate words of ``CardTurned``
   and the whole of ``WordChosen`` the active player's (the event's seat);
   a sealed ``GuessProposed`` its author's until ``GuessesRevealed``.
   :data:`redact` is ``Redactor(SECRETS)``.
@@ -31,6 +31,7 @@ from .state import (
     WORD_CHOSEN,
     Phase,
     State,
+    awaiting,
     candidates,
     curse_open,
     left_back,
@@ -44,7 +45,7 @@ NAME = "maudit_mot_dit"
 
 #: What each event hides, per event type (the others are public).
 SECRETS: dict[str, tuple[Secret, ...]] = {
-    GAME_STARTED: (Pile("box", "box_size"),),
+    GAME_STARTED: (Pile("box", "talon_size"),),
     CARD_TURNED: (Private(("candidates",)),),
     WORD_CHOSEN: (Private(),),
     GUESS_PROPOSED: (Private(),),
@@ -64,15 +65,16 @@ redact = Redactor(SECRETS)
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees.
 
-    Public: ``game, seat, players, phase``, ``active`` (the active
-    player), ``turn`` (turns begun), ``trip``/``trips``, ``box_size``,
+    Public: ``game, seat, players, phase``, ``turn`` (the active player,
+    None once over), ``turns`` (turns begun), ``awaiting``, ``options``,
+    ``trip``/``trips``, ``talon_size`` (cards left in the box),
     ``centre_pile``, ``left_card`` (the two symbols showing), ``clues``,
     ``clue_number``, ``answered``, ``proposals_in_all``, ``proposals`` (the
     revealed ones of this turn), ``curse`` (holder, penalty, whether it
-    may be proposed, the open vote), ``bad_luck_left``, ``scores``
-    (points, Mauvais sort cards, Malédiction, total per seat),
-    ``last_turn`` (the last ``TurnScored``), ``limits``, and at the end
-    ``result``.  The active player only: ``candidates`` and ``chosen``
+    may be proposed, the open vote), ``bad_luck_left``, ``standings``
+    (points, Mauvais sort cards, Malédiction per seat), ``totals``,
+    ``last_turn`` (the last ``TurnScored``), ``limits``, ``result`` (None
+    until over).  The active player only: ``candidates`` and ``chosen``
     (None for the others).  Each guesser only: ``my_proposal``."""
     n = state.players
     active = state.active
@@ -87,16 +89,24 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             chosen[active] = {"symbol": slot.symbol, "word": word, "count": count, "bonus": slot.bonus}
     sealed = state.sealed
     totals_ = totals(state)
+    res = result(state) if over else None
     whole: dict[str, Any] = {
         "game": NAME,
         "players": n,
         "seat": seat,
         "phase": state.phase.value,
-        "active": active,
-        "turn": state.turn,
+        "turn": None if over else active,
+        "turns": state.turn,
+        "awaiting": sorted(awaiting(state)),
+        "options": {
+            "trips": rules.trips,
+            "proposals_in_all_5_6": rules.proposals_in_all_5_6,
+            "curse_ends_turn": rules.curse_ends_turn,
+            "end_when_centre_empty": rules.end_when_centre_empty,
+        },
         "trip": trip(state),
         "trips": rules.trips,
-        "box_size": len(state.box),
+        "talon_size": len(state.box),
         "centre_pile": state.centre,
         "left_card": [b.to_json() for b in left_back(state)] if state.box else [],
         "clues": list(state.clues),
@@ -115,18 +125,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             },
         },
         "bad_luck_left": state.bad_luck_left,
-        "scores": [
-            {"seat": s, "points": state.points[s], "bad_luck": state.bad_luck[s],
-             "curse": state.curse_holder == s, "total": t}
-            for s, t in enumerate(totals_)
+        "standings": [
+            {"seat": s, "points": state.points[s], "bad_luck": state.bad_luck[s], "curse": state.curse_holder == s}
+            for s in range(n)
         ],
+        "totals": totals_,
         "last_turn": state.last,
         "limits": {"clue": lexicon.CLUE_MAX, "proposal": lexicon.GUESS_MAX},
         "candidates": mine,
         "chosen": chosen,
+        "result": None if res is None else res.to_json(),
     }
-    if over:
-        res = result(state)
-        assert res is not None  # a game over has its result
-        whole["result"] = res.to_json()
     return hide(whole, VIEW_SECRETS, seat)
