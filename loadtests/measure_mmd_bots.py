@@ -34,7 +34,7 @@ def seat_strategy(giver, guesser):
     """One strategy per seat: ``giver`` when the seat is active, else ``guesser``."""
 
     def strategy(view, legal, rng):
-        if view["seat"] == view["active"]:
+        if view["seat"] == view["turn"]:
             return giver(view, legal, rng)
         return guesser(view, legal, rng)
 

@@ -128,10 +128,10 @@ def _common(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: ra
     kinds = _kinds(legal)
     if "give_bad_luck" in kinds:
         # Hand the card to the leader among the opponents.
-        scores = {s["seat"]: s["total"] for s in view["scores"]}
+        totals = view["totals"]
         targets = [a for a in legal if a["type"] == "give_bad_luck"]
-        best = max(scores[a["to"]] for a in targets)
-        return dict(rng.choice([a for a in targets if scores[a["to"]] == best]))
+        best = max(totals[a["to"]] for a in targets)
+        return dict(rng.choice([a for a in targets if totals[a["to"]] == best]))
     return None
 
 

@@ -42,7 +42,7 @@ from shared.events import Event
 from shared.games.maudit_mot_dit import GAME, Phase
 from shared.games.maudit_mot_dit.bots import random_clue, random_strategy
 from shared.games.maudit_mot_dit.deck import BAD_LUCK, CARD_COUNT, FRONTS
-from shared.games.maudit_mot_dit.rules import proposal_cap, secret
+from shared.games.maudit_mot_dit.state import proposal_cap, secret
 from tests.games.maudit_mot_dit.helpers import secrets
 from tests.invariants import playout
 

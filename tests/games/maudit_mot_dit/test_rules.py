@@ -272,7 +272,7 @@ def test_a_four_clue_word_found_exactly_hands_a_mauvais_sort_to_an_opponent():
     assert when(state, 0, {"type": "give_bad_luck", "to": 2}) == [bad_luck_given(0, 2), card_turned(1, 2, 1, T2, 3)]
     after = given(*base, bad_luck_given(0, 2), card_turned(1, 2, 1, T2, 3))
     assert after.bad_luck == [0, 0, 1] and after.bad_luck_left == 9
-    assert [s["total"] for s in GAME.view(after, None)["scores"]] == [4, 4, 3]
+    assert GAME.view(after, None)["totals"] == [4, 4, 3]
 
 
 # ---------------------------------------------------------------------------
@@ -309,7 +309,7 @@ def test_the_malediction_goes_to_the_giver_when_all_other_players_agree():
     ]
     after = given(*base, *when(state, 3, {"type": "vote", "agree": True}), )
     assert after.curse_holder == 0
-    assert [s["total"] for s in GAME.view(after, 3)["scores"]] == [-4, 0, 0, 0]
+    assert GAME.view(after, 3)["totals"] == [-4, 0, 0, 0]
 
 
 def test_one_no_vote_rejects_the_malediction_and_play_resumes():

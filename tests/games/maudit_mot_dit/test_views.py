@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import random
 
+from shared.engine import play
 from shared.events import Event
 from shared.games.maudit_mot_dit import GAME
 from shared.games.maudit_mot_dit.deck import BACKS
 from tests.invariants import strings_in
 
-from .helpers import card_turned, clue, given, opening, passed, pick_turn, proposed, revealed, started
+from .helpers import OPTS, card_turned, clue, given, opening, passed, pick_turn, proposed, revealed, started
 
 T2, T3 = pick_turn(2), pick_turn(3)
 
@@ -35,9 +36,32 @@ def test_the_left_card_the_clues_and_the_scores_are_public():
     state = given(*opening(4, 0, [T2, T3]), clue(0, "zigzag", 1))
     v = GAME.view(state, None)
     assert v["left_card"] == [{"symbol": s.symbol, "count": s.count, "bonus": s.bonus} for s in BACKS[T2.back]]
-    assert v["clues"] == ["zigzag"] and v["phase"] == "guess" and v["active"] == 0
-    assert v["box_size"] == 54 and v["centre_pile"] == 55 and v["trip"] == 1 and v["trips"] == 2
-    assert [s["total"] for s in v["scores"]] == [0, 0, 0, 0]
+    assert v["clues"] == ["zigzag"] and v["phase"] == "guess" and v["turn"] == 0
+    assert v["talon_size"] == 54 and v["centre_pile"] == 55 and v["trip"] == 1 and v["trips"] == 2
+    assert v["totals"] == [0, 0, 0, 0]
+
+
+def test_every_view_has_the_keys_the_games_share():
+    """Views: game, seat, players, phase, turn (the clue-giver), turns, awaiting, options, result;
+    standings per seat and totals."""
+    state = given(*opening(4, 0, [T2, T3]), clue(0, "zigzag", 1))
+    v = GAME.view(state, 2)
+    assert (v["game"], v["seat"], v["players"], v["phase"]) == ("maudit_mot_dit", 2, 4, "guess")
+    assert v["turn"] == 0 and v["turns"] == 1 and v["awaiting"] == [1, 2, 3]
+    assert v["options"] == OPTS and v["result"] is None
+    assert v["standings"] == [{"seat": s, "points": 0, "bad_luck": 0, "curse": False} for s in range(4)]
+    assert v["totals"] == [0, 0, 0, 0]
+    assert not {"active", "box_size", "scores"} & set(v)
+
+
+def test_once_over_nobody_has_the_turn_and_the_view_shows_the_result():
+    """End: no turn, nobody awaited, the result in every view."""
+    out = play(GAME, ["random"] * 3, random.Random(1))
+    for seat in (None, 0, 1, 2):
+        v = GAME.view(out.state, seat)
+        assert v["turn"] is None and v["awaiting"] == [] and v["phase"] == "over"
+        assert v["result"] == out.result.to_json() and v["candidates"] is None and v["chosen"] is None
+        json.dumps(v)
 
 
 def test_a_sealed_proposal_is_seen_only_by_its_author_until_revealed():
@@ -60,7 +84,7 @@ def test_the_deal_is_redacted_for_everybody():
     events = GAME.start(GAME.Options(), 3, random.Random(1))
     for seat in (None, 0, 1, 2):
         r = GAME.redact(events[0], seat)
-        assert "box" not in r.data and r.data["box_size"] == 55 and r.data["players"] == 3
+        assert "box" not in r.data and r.data["talon_size"] == 55 and r.data["players"] == 3
     assert "box" in events[0].data
 
 

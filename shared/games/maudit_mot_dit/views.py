@@ -1,0 +1,139 @@
+"""What each seat sees of Maudit Mot Dit: its view of the state and its
+feed of events (docs/games/maudit_mot_dit.md, "Events" and "Views").
+
+The secrets are declared with :mod:`shared.hiding`, once:
+
+* :data:`SECRETS` — per event type: the box order nobody's (``GameStarted``
+  keeps its size as ``talon_size``); the candidate words of ``CardTurned``
+  and the whole of ``WordChosen`` the active player's (the event's seat);
+  a sealed ``GuessProposed`` its author's until ``GuessesRevealed``.
+  :data:`redact` is ``Redactor(SECRETS)``.
+* :data:`VIEW_SECRETS` — the candidate words and the chosen secret are the
+  active player's entries (nobody's once the game is over); each guesser
+  sees only their own sealed proposal (``my_proposal``).
+
+:func:`view` builds the whole view, secret fields included, and passes it
+through :func:`shared.hiding.hide`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, hide
+
+from . import lexicon
+from .scoring import CURSE_PENALTY, result, totals
+from .state import (
+    CARD_TURNED,
+    GAME_STARTED,
+    GUESS_PROPOSED,
+    WORD_CHOSEN,
+    Phase,
+    State,
+    awaiting,
+    candidates,
+    curse_open,
+    left_back,
+    proposal_cap,
+    secret,
+    trip,
+)
+
+#: The game id (``game`` in every view).
+NAME = "maudit_mot_dit"
+
+#: What each event hides, per event type (the others are public).
+SECRETS: dict[str, tuple[Secret, ...]] = {
+    GAME_STARTED: (Pile("box", "talon_size"),),
+    CARD_TURNED: (Private(("candidates",)),),
+    WORD_CHOSEN: (Private(),),
+    GUESS_PROPOSED: (Private(),),
+}
+
+#: What a view hides: per-seat entries only their seat sees.
+VIEW_SECRETS: tuple[Secret, ...] = (
+    PerSeat("candidates", own="candidates"),
+    PerSeat("chosen", own="chosen"),
+    PerSeat("sealed", own="my_proposal"),
+)
+
+#: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) sees it.
+redact = Redactor(SECRETS)
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees.
+
+    Public: ``game, seat, players, phase``, ``turn`` (the active player,
+    None once over), ``turns`` (turns begun), ``awaiting``, ``options``,
+    ``trip``/``trips``, ``talon_size`` (cards left in the box),
+    ``centre_pile``, ``left_card`` (the two symbols showing), ``clues``,
+    ``clue_number``, ``answered``, ``proposals_in_all``, ``proposals`` (the
+    revealed ones of this turn), ``curse`` (holder, penalty, whether it
+    may be proposed, the open vote), ``bad_luck_left``, ``standings``
+    (points, Mauvais sort cards, Malédiction per seat), ``totals``,
+    ``last_turn`` (the last ``TurnScored``), ``limits``, ``result`` (None
+    until over).  The active player only: ``candidates`` and ``chosen``
+    (None for the others).  Each guesser only: ``my_proposal``."""
+    n = state.players
+    active = state.active
+    over = state.phase is Phase.OVER
+    rules = state.rules
+    mine: list[Any] = [None] * n  # the candidate words, the active player's entry
+    chosen: list[Any] = [None] * n  # the secret, the active player's entry
+    if not over and state.right is not None:
+        mine[active] = candidates(state)
+        if state.choice is not None:
+            word, count, slot = secret(state)
+            chosen[active] = {"symbol": slot.symbol, "word": word, "count": count, "bonus": slot.bonus}
+    sealed = state.sealed
+    totals_ = totals(state)
+    res = result(state) if over else None
+    whole: dict[str, Any] = {
+        "game": NAME,
+        "players": n,
+        "seat": seat,
+        "phase": state.phase.value,
+        "turn": None if over else active,
+        "turns": state.turn,
+        "awaiting": sorted(awaiting(state)),
+        "options": {
+            "trips": rules.trips,
+            "proposals_in_all_5_6": rules.proposals_in_all_5_6,
+            "curse_ends_turn": rules.curse_ends_turn,
+            "end_when_centre_empty": rules.end_when_centre_empty,
+        },
+        "trip": trip(state),
+        "trips": rules.trips,
+        "talon_size": len(state.box),
+        "centre_pile": state.centre,
+        "left_card": [b.to_json() for b in left_back(state)] if state.box else [],
+        "clues": list(state.clues),
+        "clue_number": len(state.clues),
+        "answered": list(state.acted),
+        "proposals_in_all": proposal_cap(state),
+        "proposals": [{"clue": c, "seat": s, "word": w, "found": f} for c, s, w, f in state.proposals],
+        "sealed": [sealed.get(s) for s in range(n)],
+        "curse": {
+            "holder": state.curse_holder,
+            "penalty": CURSE_PENALTY,
+            "open": curse_open(state),
+            "vote": None if state.vote_by is None else {
+                "by": state.vote_by,
+                "votes": [{"seat": s, "agree": a} for s, a in state.votes.items()],
+            },
+        },
+        "bad_luck_left": state.bad_luck_left,
+        "standings": [
+            {"seat": s, "points": state.points[s], "bad_luck": state.bad_luck[s], "curse": state.curse_holder == s}
+            for s in range(n)
+        ],
+        "totals": totals_,
+        "last_turn": state.last,
+        "limits": {"clue": lexicon.CLUE_MAX, "proposal": lexicon.GUESS_MAX},
+        "candidates": mine,
+        "chosen": chosen,
+        "result": None if res is None else res.to_json(),
+    }
+    return hide(whole, VIEW_SECRETS, seat)
