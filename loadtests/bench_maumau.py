@@ -34,7 +34,7 @@ import time
 from shared.engine import fold
 from shared.games.maumau import GAME
 from shared.games.maumau.bots import play_match
-from shared.games.maumau.rules import Phase
+from shared.games.maumau.state import Phase
 
 PEER_UNO = 95_000
 

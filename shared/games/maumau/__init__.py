@@ -1,8 +1,11 @@
 """Mau Mau (issue 2): the shedding game with 7s, Jacks, 8s and "Mau!", 2–12 players.
 
-``GAME`` is the decider (rules in :mod:`shared.games.maumau.rules`, stated
-in its module docstring and in docs/games/maumau.md); its bot strategies
-live in :mod:`shared.games.maumau.bots`.
+``GAME`` is the decider (:mod:`shared.games.maumau.rules`: the rules,
+stated in its module docstring and in docs/games/maumau.md, and the game
+class; :mod:`~shared.games.maumau.state`: the state and ``evolve``;
+:mod:`~shared.games.maumau.scoring`: points and the result;
+:mod:`~shared.games.maumau.views`: views and redaction); its bot
+strategies live in :mod:`shared.games.maumau.bots`.
 """
 
 from shared.games.maumau.bots import STRATEGIES

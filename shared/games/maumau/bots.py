@@ -24,7 +24,8 @@ from typing import Any
 
 from shared.cards import JACK, RANK, SUIT, SUITS
 from shared.engine import Game, Result, Strategy, passing, play
-from shared.games.maumau.rules import EIGHT, POINTS, SEVEN
+from shared.games.maumau.scoring import POINTS
+from shared.games.maumau.state import EIGHT, SEVEN
 
 #: Hand size at or under which an opponent is a threat (source: *Conseils*).
 THREAT = 2

@@ -28,7 +28,8 @@ import pytest
 from shared.cards import shoe
 from shared.engine import IllegalAction, fold
 from shared.games.maumau import GAME
-from shared.games.maumau.rules import CARD_NOT_IN_HAND, NOT_YOUR_TURN, Phase
+from shared.games.maumau.rules import CARD_NOT_IN_HAND, NOT_YOUR_TURN
+from shared.games.maumau.state import Phase
 from tests.games.maumau.helpers import secrets
 from tests.invariants import playout
 

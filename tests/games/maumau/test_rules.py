@@ -14,7 +14,9 @@ from shared.engine import fold
 from shared.events import Event
 from shared.games.maumau import GAME
 from shared.games.maumau import rules as R
-from shared.games.maumau.rules import Options, card_points, hand_points, resolve_decks
+from shared.games.maumau import state as S
+from shared.games.maumau.rules import Options, resolve_decks
+from shared.games.maumau.scoring import card_points, hand_points
 from tests.games.maumau.helpers import Table, deal, started, then
 
 
@@ -23,7 +25,7 @@ def played(seat, card, suit=None, announce=None):
 
 
 def drawn(seat, cards, reason):
-    return ("Drawn", seat, {"cards": list(cards), "reason": reason})
+    return ("CardsDrawn", seat, {"cards": list(cards), "reason": reason})
 
 
 # ---------------------------------------------------------------------------
@@ -36,7 +38,7 @@ def test_a_card_must_match_the_rank_or_the_suit_of_the_top_card():
     t = Table([["5S", "9S", "5H"], ["2C", "3C", "4C"], ["6C", "7C", "8C"]], "9H")
     t.refuse(0, {"type": "play", "card": "5S"}, R.CARD_DOES_NOT_MATCH)
     assert then(t.act(0, {"type": "play", "card": "9S"})) == [played(0, "9S")]  # same rank
-    assert t.turn == 1 and t.view()["top"] == "9S"
+    assert t.turn == 1 and t.view()["discard_top"] == "9S"
 
 
 def test_a_card_of_the_same_suit_may_be_played():
@@ -202,7 +204,7 @@ def test_a_jack_is_wild_and_its_wish_must_be_followed():
     """"Le joueur nomme n'importe quelle couleur ... que le joueur suivant devra assortir"."""
     t = Table(JACKS, "9H")
     assert then(t.act(0, {"type": "play", "card": "JC", "suit": "S"})) == [played(0, "JC", "S")]
-    assert t.view()["wish"] == "S" and t.view()["top"] == "JC"
+    assert t.view()["wish"] == "S" and t.view()["discard_top"] == "JC"
     t.refuse(1, {"type": "play", "card": "5H"}, R.CARD_DOES_NOT_MATCH)
     t.act(1, {"type": "play", "card": "9S"})
     assert t.view()["wish"] is None
@@ -385,12 +387,12 @@ def test_mau_mau_on_the_last_card_ends_the_round_at_once():
     new = t.act(0, {"type": "play", "card": "5H", "announce": "maumau"})
     assert then(new[:2]) == [
         played(0, "5H", None, "maumau"),
-        ("RoundEnded", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 12, 23]}),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 12, 23]}),
     ]
     nxt = new[2]
     assert nxt.type == "RoundDealt" and nxt.data["round"] == 2 and nxt.data["dealer"] == 0  # the deal passes left
     assert [len(h) for h in nxt.data["hands"]] == [5, 5, 5]
-    assert t.view()["totals"] == [0, 12, 23] and t.view()["rounds"] == [[0, 12, 23]]
+    assert t.view()["totals"] == [0, 12, 23] and t.view()["scores"] == [[0, 12, 23]]
 
 
 def test_a_missed_mau_mau_does_not_end_the_round_until_the_window_closes():
@@ -402,7 +404,7 @@ def test_a_missed_mau_mau_does_not_end_the_round_until_the_window_closes():
     new = t.act(1, {"type": "play", "card": "2H"})  # the next player's turn is over
     assert then(new[:2]) == [
         played(1, "2H"),
-        ("RoundEnded", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 10, 23]}),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 10, 23]}),
     ]
     assert new[2].type == "RoundDealt"
 
@@ -425,7 +427,7 @@ def test_a_player_waiting_with_an_empty_hand_is_passed_over():
     assert t.turn == 1 and t.awaiting == {1}
     assert t.legal(1)[-1] == {"type": "callout", "seat": 0}
     new = t.act(1, {"type": "play", "card": "8S"})
-    assert then(new[1:2]) == [("RoundEnded", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 10]})]
+    assert then(new[1:2]) == [("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 10]})]
 
 
 # ---------------------------------------------------------------------------
@@ -439,12 +441,12 @@ def test_an_empty_talon_is_rebuilt_from_the_discard_keeping_its_top_card():
     t.act(0, {"type": "play", "card": "9C"})
     t.act(1, {"type": "play", "card": "9D"})
     new = t.act(0, {"type": "draw"})
-    assert [e.type for e in new] == ["TalonReshuffled", "Drawn"]
+    assert [e.type for e in new] == ["TalonReshuffled", "CardsDrawn"]
     talon = new[0].data["talon"]
     assert sorted(talon) == ["9C", "9H"]
     assert then(new[1:]) == [drawn(0, [talon[-1]], "draw")]
     v = t.view(0)
-    assert v["top"] == "9D" and v["discard_size"] == 1 and v["talon_size"] == 1
+    assert v["discard_top"] == "9D" and v["discard_size"] == 1 and v["talon_size"] == 1
 
 
 def test_still_short_after_the_reshuffle_the_player_draws_what_there_is():
@@ -466,7 +468,7 @@ def test_a_blocked_round_scores_every_hand():
     new = t.act(0, {"type": "draw"})
     assert then(new[:2]) == [
         drawn(0, [], "draw"),
-        ("RoundEnded", None, {"round": 1, "decider": False, "winner": None, "points": [2, 3]}),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": None, "points": [2, 3]}),
     ]
 
 
@@ -503,7 +505,7 @@ def test_ace_power_draw_passes_over_a_player_waiting_with_an_empty_hand():
     assert then(new[:3]) == [
         played(1, "AH"),
         drawn(2, ["KS"], "ace"),
-        ("RoundEnded", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 2, 23]}),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 2, 23]}),
     ]
 
 
@@ -532,7 +534,7 @@ def test_hand_points_add_up():
 
 def round_over(points, winner=None, round=1):
     """A scored round, as a Given event."""
-    return Event("RoundEnded", {"round": round, "decider": False, "winner": winner, "points": points})
+    return Event("RoundScored", {"round": round, "decider": False, "winner": winner, "points": points})
 
 
 def test_the_game_ends_when_a_total_reaches_the_target_and_the_lowest_total_wins():
@@ -545,7 +547,7 @@ def test_the_game_ends_when_a_total_reaches_the_target_and_the_lowest_total_wins
     new = t.act(0, {"type": "play", "card": "5H", "announce": "maumau"})
     assert then(new) == [
         played(0, "5H", None, "maumau"),
-        ("RoundEnded", None, {"round": 2, "decider": False, "winner": 0, "points": [0, 12, 13]}),
+        ("RoundScored", None, {"round": 2, "decider": False, "winner": 0, "points": [0, 12, 13]}),
         ("GameEnded", None, {"totals": [30, 12, 103], "places": [2, 1, 3], "winners": [1]}),
     ]
     res = GAME.result(t.state)
@@ -565,7 +567,7 @@ def test_a_tie_for_the_lowest_total_is_played_off_by_the_tied_players_only():
     )
     assert t.turn == 1
     new = t.act(1, {"type": "play", "card": "5H", "announce": "maumau"})
-    assert then(new[1:2]) == [("RoundEnded", None, {"round": 2, "decider": False, "winner": 1, "points": [10, 0, 5]})]
+    assert then(new[1:2]) == [("RoundScored", None, {"round": 2, "decider": False, "winner": 1, "points": [10, 0, 5]})]
     # totals 50, 50, 100: the target is reached and seats 0 and 1 share the lowest total
     dealt = new[2]
     assert dealt.type == "RoundDealt" and dealt.data["decider"] is True and dealt.data["seats"] == [0, 1]
@@ -586,7 +588,7 @@ def test_the_decider_round_ranks_the_tied_players_and_ends_the_game():
     new = t.act(0, {"type": "play", "card": "5H", "announce": "maumau"})
     assert then(new) == [
         played(0, "5H", None, "maumau"),
-        ("RoundEnded", None, {"round": 2, "decider": True, "winner": 0, "points": [0, 13, None]}),
+        ("RoundScored", None, {"round": 2, "decider": True, "winner": 0, "points": [0, 13, None]}),
         ("GameEnded", None, {"totals": [50, 50, 100], "places": [1, 2, 3], "winners": [0]}),
     ]
     res = GAME.result(t.state)
@@ -651,7 +653,7 @@ def test_views_show_the_own_hand_and_hide_other_hands_and_the_talon():
     t = Table([["5H", "6H"], ["2S", "KD", "3C"]], "9H", talon=["4S", "AS"])
     v = t.view(1)
     assert v["hand"] == ["2S", "KD", "3C"] and v["hand_sizes"] == [2, 3]
-    assert v["top"] == "9H" and v["talon_size"] == 2 and v["turn"] == 0 and v["phase"] == "play"
+    assert v["discard_top"] == "9H" and v["talon_size"] == 2 and v["turn"] == 0 and v["phase"] == "play"
     text = repr(v)
     assert "5H" not in text and "6H" not in text and "4S" not in text and "AS" not in text
     assert t.view(None)["hand"] is None
@@ -717,8 +719,8 @@ def test_the_snapshot_covers_every_state_field():
     t = Table(MAU3, "9H", talon=TALON_CALL, ace_power="skip", seven_stack_cap=3)
     t.act(0, {"type": "play", "card": "5H"})  # a window is open
     snap = GAME.snapshot(t.state)
-    assert set(snap) - {"v"} == {f.name for f in dataclasses.fields(R.State)}
+    assert set(snap) - {"v"} == {f.name for f in dataclasses.fields(S.State)}
     back = GAME.restore(snap)
-    assert back == t.state and back.window == R.Window(0, R.Call.MAU) and back.rules.ace_power is R.AcePower.SKIP
+    assert back == t.state and back.window == S.Window(0, S.Call.MAU) and back.rules.ace_power is S.AcePower.SKIP
     with pytest.raises(ValueError):
         GAME.restore({**snap, "v": 0})
