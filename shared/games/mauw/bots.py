@@ -13,7 +13,7 @@ seat's ``view`` and ``legal_actions``, never the state.  Three strengths:
   swing is worth a card — a Joker only for a large swing or to keep the
   lead.
 * ``strong`` — Monte Carlo over the unseen cards: for the heuristic's best
-  few candidates it deals the cards it cannot see (other hands, draw pile,
+  few candidates it deals the cards it cannot see (other hands, the talon,
   discard pile under its top, Mauw faces) at random several times, plays
   the candidate and a short heuristic rollout for every seat, and keeps the
   candidate with the best average outcome (own points minus the best
@@ -32,19 +32,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.engine import Strategy
-from shared.games.mauw.rules import (
-    COLOUR,
-    JOKER,
-    MAUW_VALUE,
-    PHYSICAL,
-    VALUE,
-    Chain,
-    Column,
-    Mauw,
-    Phase,
-    State,
-    deck,
-)
+from shared.games.mauw.cards import COLOUR, JOKER, MAUW_VALUE, PHYSICAL, VALUE, deck
+from shared.games.mauw.rules import Mauw
+from shared.games.mauw.state import Chain, Column, Phase, State
 
 WIN = 1000.0  # value of the three-column win
 JOKER_COST = 6.0  # a Joker spent is flexibility lost
@@ -253,7 +243,7 @@ def _unseen(view: Mapping[str, Any]) -> list[str]:
 
 def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
     """One state consistent with ``view``: the unseen cards dealt at random
-    to the other hands, the draw pile, the discard pile under its top and
+    to the other hands, the talon, the discard pile under its top and
     the Mauw faces."""
     me = view["seat"]
     pool = _unseen(view)
@@ -263,10 +253,10 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
         list(view["hand"]) if s == me else [next(it) for _ in range(size)] for s, size in enumerate(view["hand_sizes"])
     ]
     areas = [[Column([next(it) for _ in range(c["mauw"])], c["top"]) for c in area] for area in view["areas"]]
-    discard = [next(it) for _ in range(view["discard_count"] - 1)] if view["discard_count"] else []
+    discard = [next(it) for _ in range(view["discard_size"] - 1)] if view["discard_size"] else []
     if view["discard_top"] is not None:
         discard.append(view["discard_top"])
-    draw = list(it)
+    talon = list(it)
     ch = view["chain"]
     chain = (
         None
@@ -296,7 +286,7 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> State:
         last_mauw=view["turns"] - view["quiet_turns"],
         hands=hands,
         areas=areas,
-        draw=draw,
+        talon=talon,
         discard=discard,
         chain=chain,
     )
@@ -316,7 +306,7 @@ def _clone(s: State) -> State:
         last_mauw=s.last_mauw,
         hands=[list(h) for h in s.hands],
         areas=[[Column(list(c.mauw), c.top) for c in area] for area in s.areas],
-        draw=list(s.draw),
+        talon=list(s.talon),
         discard=list(s.discard),
         chain=None
         if s.chain is None

@@ -1,87 +1,56 @@
 """Mauw: columns, associations, blocks and attack chains (2–6 players).
 
-The rules as implemented, with the rulings and every choice made where the
-rules are silent, are documented in ``docs/games/mauw.md``.  The section
-marks below (§But, §Matériel, §Mise en place, §Déroulement, §Renforcer,
-§Association, §Bloquer, §Débloquer, §Attaquer, §Fin) name the parts of the
-publisher's French rules they follow; that text is not in this repository
-(docs/architecture.md, "Game rules").
+The rules as implemented, with the rulings and every choice made where
+the publisher's rules are silent, are in docs/games/mauw.md; the names in
+parentheses below are its sections.  (That page also gives the § marks of
+the publisher's French rules that each part follows; their text is not in
+this repository.)
 
-The rules as implemented
-------------------------
-Cards (§Matériel, rulings).  72 cards: Warriors of value 1–8, seven copies
-of each value, each value in one colour — red 1/8 (``"1R"``, ``"8R"``),
-yellow 2/7 (``"2Y"``, ``"7Y"``), green 3/6 (``"3G"``, ``"6G"``), blue 4/5
-(``"4B"``, ``"5B"``); 12 Spirits of value 0 (``"SPIRIT"``); 4 Jokers
-(``"JOKER"``).  Every back is the same "Mauw", worth 9 × 2.  At 2–3 players
-the one-dot cards are removed (two copies of each value and 4 Spirits: 52
-cards left), at 4–5 the two-dot cards (one copy of each value and 2
-Spirits: 62 left), at 6 none (§Mise en place).
+Cards ("Cards and codes").  Warriors of value 1–8, each value in one
+colour (red 1/8, yellow 2/7, green 3/6, blue 4/5), Spirits of value 0 and
+Jokers; fewer copies at 2–5 players.  Every back is the same "Mauw",
+worth 9.  Codes and lookup tables: :mod:`shared.games.mauw.cards`.
 
-Deal (§Mise en place).  The deck is shuffled into a face-down draw pile;
-each player gets 4 cards.  The first player is drawn at random unless the
-table option ``first_seat`` names one; play goes to the left.
+Setup and play areas ("Setup", "Play areas").  The shuffled deck becomes
+the talon (the face-down draw pile); each player gets 4 cards and 4 slots.
+A slot holds a column of at most 3 Mauw under at most one face-up card.
+The first seat is the table option ``first_seat`` or drawn at random;
+play goes to the left.
 
-Play area (§Mise en place).  Each player has 4 slots.  A slot holds a
-column of at most 4 cards, at most 3 of them Mauw, the fourth (top) never
-a Mauw.  Because a Mauw is only ever placed on an empty slot or on an
-uncovered Mauw column, a column is always ``k`` Mauw (0–3) under at most
-one face-up card: a lone Warrior (k = 0), or a Warrior or Spirit covering
-the Mauw.
+A turn ("A turn").  The player plays one card of the hand, then draws back
+up to 4 (the discard pile is shuffled into a new talon when the talon runs
+out).  A player who cannot play discards the whole hand and draws 4; that
+is the turn.  Where the card goes decides what it does: a Warrior on an own
+empty slot or uncovered Mauw column reinforces; on an own Warrior of the
+same colour it makes an association ("Associations": two values discarded
+and a Mauw won from the talon, or a same-value pair placed as a Mauw under
+a Warrior); a Spirit or Warrior on an opponent's uncovered Mauw column
+blocks it ("Blocks"); a Spirit on an own Spirit-covered column unblocks it;
+a Warrior on an opponent's exposed Warrior of the same colour attacks
+("Attacks and chains": the defender and then the attacker answer with
+identical cards or Jokers until one side gives up; a defender who gives up
+loses the association to the attacker).  Won cards that fit nowhere are
+lost to the discard pile.  A Joker stands for the card it is declared as.
 
-A turn (§Déroulement).  The player plays one card of the hand, then draws
-back up to 4 (the draw pile is rebuilt by shuffling the discard pile when
-it runs out).  A player who cannot play any card discards the whole hand
-and draws 4; that is the turn.  The card is played:
+End ("End").  At once when a player holds three columns of three Mauw
+(that player wins); at the end of a turn when a hand could not be refilled;
+or (ours) after ``stalemate_rounds`` rounds without a Mauw placed.  An
+attacker plays at most ``chain_limit`` attack cards in one chain (ours).
+Scores: :mod:`shared.games.mauw.scoring`.
 
-* Reinforce (§Renforcer): a Warrior on an own empty slot or on an own
-  uncovered Mauw column.  A Warrior on an own Warrior of the same colour
-  is an association (below).
-* Block (§Bloquer): a Spirit or a Warrior on an opponent's uncovered Mauw
-  column.  The column then scores 0 (Spirit) or the Warrior's value in
-  place of the 9.
-* Unblock (§Débloquer): a Spirit on an own column covered by a Spirit;
-  both Spirits are discarded and the turn ends.
-* Attack (§Attaquer): a Warrior on an opponent's exposed Warrior of the
-  same colour.  The attacked player may defend with an identical card (same
-  value) or a Joker: both cards are discarded.  The attacker may then go
-  on with another identical card, and so on, each side drawing back to 4
-  after each card, until one side gives up.  If the defender gives up the
-  association is made for the attacker.
-
-Associations (§Association).  A Warrior on a Warrior of the same colour:
-different values — both are discarded and the player takes the top card
-of the draw pile, face down, as a Mauw placed on an own empty slot or own
-uncovered Mauw column; same value — the lower card is turned face down as
-a Mauw and both are placed together (Mauw under the Warrior) on an own
-empty slot or uncovered Mauw column.  Won cards that fit nowhere are lost
-to the discard pile (§Débloquer, Remarque).
-
-Jokers (§Matériel, rulings) stand for any card, declared when played, and
-stay that card while face up.
-
-End (§Fin).  At once when a player holds three columns of three Mauw (that
-player wins); or at the end of a turn when a player could not draw back to
-4 (draw and discard piles both empty).  Column points: the value shown on
-top (9 for a Mauw, the Warrior's value, 0 for a Spirit) × 2 for every
-Mauw in the column.  Most points wins, equal totals share the place.
-Ours: an attacker plays at most ``chain_limit`` attack cards in one chain
-(default 6, binding only when recycled cards would make it endless); the
-game also ends (column points) after ``stalemate_rounds``
-rounds (default 20) in which nobody placed a Mauw, since cards trapped
-under Mauw can leave nobody able to progress.
-
-Codes used in state, events and views: a face-up Joker standing for card
-``X`` is ``"*X"`` (``"*3G"``, ``"*SPIRIT"``); a Mauw's face is kept in the
-state only (views show ``"MAUW"``).
+This module: the refusal codes, :class:`Options`, :func:`start`, the
+classification of a card played on a column (:func:`target`,
+:func:`move_for`), one decide and one legal handler per action type in
+:data:`ACTIONS`, :func:`decide`, :func:`legal_actions`, and the game class
+binding them to the state (:mod:`~shared.games.mauw.state`), the views
+(:mod:`~shared.games.mauw.views`) and the scores.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -90,226 +59,50 @@ from shared.engine import (
     BAD_ACTION,
     GAME_OVER,
     NOT_YOUR_TURN,
+    ActionRule,
     BaseGame,
     IllegalAction,
-    Result,
     Strategy,
-    places_from,
+    dispatch,
+    listing,
     require_type,
 )
 from shared.events import Event
+from shared.games.mauw.cards import (
+    BY_COLOUR,
+    COLOUR,
+    DECLARABLE,
+    JOKER,
+    PHYSICAL,
+    SHOWN,
+    SPIRIT,
+    VALUE,
+    WARRIORS,
+    deck,
+    entry_of,
+)
+from shared.games.mauw.scoring import result
+from shared.games.mauw.state import (
+    HAND,
+    MAX_MAUW,
+    SLOTS,
+    Chain,
+    Column,
+    Move,
+    Phase,
+    State,
+    awaiting,
+    evolve,
+    is_over,
+    places,
+    waiting,
+)
+from shared.games.mauw.views import NAME, redact, view
 
-# --------------------------------------------------------------------------
-# Cards and lookup tables (built once)
-# --------------------------------------------------------------------------
-
-#: The eight Warrior codes, by value 1..8 (value + colour letter).
-WARRIORS: tuple[str, ...] = ("1R", "2Y", "3G", "4B", "5B", "6G", "7Y", "8R")
-SPIRIT = "SPIRIT"
-JOKER = "JOKER"
-#: What views show for a face-down card in a column.
-MAUW = "MAUW"
-#: Colour names by letter.
-COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-#: Cards a Joker may be declared as.
-DECLARABLE: tuple[str, ...] = (*WARRIORS, SPIRIT)
-#: Physical card codes.
-CARDS: tuple[str, ...] = (*WARRIORS, SPIRIT, JOKER)
-
-SLOTS = 4  # columns per play area
-HAND = 4  # cards in hand
-MAX_MAUW = 3  # Mauw per column
-MAUW_VALUE = 9
-
-#: entry -> value shown (0 for a Spirit).  Entries are physical codes or
-#: ``"*X"`` for a Joker declared as ``X``.
-VALUE: dict[str, int] = {}
-#: entry -> colour letter, or None for a Spirit.
-COLOUR: dict[str, str | None] = {}
-#: entry -> physical card ("*3G" -> "JOKER").
-PHYSICAL: dict[str, str] = {}
-#: entry -> card it stands for ("*3G" -> "3G").
-SHOWN: dict[str, str] = {}
-for _code in DECLARABLE:
-    for _entry in (_code, "*" + _code):
-        VALUE[_entry] = 0 if _code == SPIRIT else int(_code[0])
-        COLOUR[_entry] = None if _code == SPIRIT else _code[1]
-        PHYSICAL[_entry] = JOKER if _entry[0] == "*" else _code
-        SHOWN[_entry] = _code
-#: Warrior codes by colour letter.
-BY_COLOUR: dict[str, tuple[str, ...]] = {c: tuple(w for w in WARRIORS if w[1] == c) for c in COLOURS}
-#: Joker entries by colour (for attacks/associations) and all of them.
-JOKER_AS: tuple[str, ...] = tuple("*" + c for c in DECLARABLE)
-
-
-def deck(players: int) -> list[str]:
-    """The cards in play for ``players`` (§Mise en place, rulings), unshuffled.
-
-    2–3 players: 5 of each Warrior, 8 Spirits, 4 Jokers (52); 4–5: 6 of
-    each, 10 Spirits, 4 Jokers (62); 6: 7 of each, 12 Spirits, 4 Jokers (72).
-    Raises ValueError outside 2..6.
-    """
-    if not 2 <= players <= 6:
-        raise ValueError("Mauw is for 2 to 6 players")
-    removed = 2 if players <= 3 else 1 if players <= 5 else 0
-    copies = 7 - removed
-    cards = [w for w in WARRIORS for _ in range(copies)]
-    cards += [SPIRIT] * (12 - 2 * removed)
-    cards += [JOKER] * 4
-    return cards
-
-
-def entry_of(card: str, as_: str | None) -> str:
-    """The entry a played card makes: ``card`` itself, or ``"*" + as_`` for a Joker."""
-    if card == JOKER:
-        assert as_ is not None  # a Joker is always declared
-        return "*" + as_
-    return card
-
-
-# --------------------------------------------------------------------------
-# State
-# --------------------------------------------------------------------------
-
-
-class Phase(Enum):
-    """Where the game is: a normal turn, an attack chain, or over."""
-
-    PLAY = "play"
-    CHAIN = "chain"
-    OVER = "over"
-
-
-class Move(Enum):
-    """What a played card does, given where it goes (§Déroulement)."""
-
-    REINFORCE = "reinforce"
-    ASSOCIATE = "associate"
-    BLOCK = "block"
-    UNBLOCK = "unblock"
-    ATTACK = "attack"
-
-
-@dataclass(slots=True)
-class Column:
-    """One slot of a play area: ``mauw`` faces (bottom first, shown as
-    backs) under ``top``, the face-up entry or None (empty slot when
-    ``mauw`` is empty too)."""
-
-    mauw: list[str]
-    top: str | None = None
-
-
-@dataclass(slots=True)
-class Chain:
-    """An attack in progress (§Attaquer).
-
-    ``card``: the attack entry lying on the target, None after a defence.
-    ``value``: the Warrior code every reply must match.  ``place``: the
-    attacker's slot for the won cards (None: they would be lost).
-    ``waiting``: the seat that must reply.  ``attacks``: attack cards
-    played so far (the first attack and every continuation).
-    """
-
-    attacker: int
-    defender: int
-    column: int
-    value: str
-    card: str | None
-    place: int | None
-    waiting: int
-    attacks: int = 1
-
-
-@dataclass(slots=True)
-class State:
-    """The whole truth of one table."""
-
-    players: int
-    first: int
-    covered_columns_count: bool
-    auto_give_up: bool
-    stalemate_rounds: int | None
-    chain_limit: int | None
-    phase: Phase
-    turn: int
-    turns: int
-    last_mauw: int  # number of the last turn in which a Mauw was placed (0: none yet)
-    hands: list[list[str]]
-    areas: list[list[Column]]
-    draw: list[str]  # top is the last element
-    discard: list[str]  # top is the last element
-    chain: Chain | None = None
-    won: list[str] | None = None  # same-value pair awaiting placement: [mauw face, top entry]
-    winner: int | None = None
-    ending: str | None = None
-
-
-# --------------------------------------------------------------------------
-# Small pure helpers
-# --------------------------------------------------------------------------
-
-
-def column_points(col: Column) -> int:
-    """Points of one column (rulings): the value on top (9 for a Mauw, 0
-    for a Spirit or an empty slot) × 2 per Mauw.  One Mauw 18, three 72,
-    a Warrior 3 on two Mauw 12, a lone Warrior its value."""
-    k = len(col.mauw)
-    top = col.top
-    if top is None:
-        return MAUW_VALUE << k if k else 0
-    return VALUE[top] << k
-
-
-def area_points(area: list[Column]) -> int:
-    """Sum of the column points of one play area."""
-    return sum(column_points(c) for c in area)
-
-
-def full_columns(area: list[Column], covered_count: bool) -> int:
-    """How many columns hold three Mauw (§But); covered ones count only
-    when ``covered_count``."""
-    return sum(1 for c in area if len(c.mauw) == MAX_MAUW and (covered_count or c.top is None))
-
-
-def places(area: list[Column], freed: int | None = None) -> list[int]:
-    """Slots of ``area`` that can take won cards (§Association): an empty
-    slot or an uncovered Mauw column with at most 2 Mauw (room for one more
-    Mauw, or for a Mauw and the Warrior on it).  ``freed``: a column whose
-    top is about to leave (own association)."""
-    return [i for i, c in enumerate(area) if (c.top is None or i == freed) and len(c.mauw) < MAX_MAUW]
-
-
-def move_for(state: State, seat: int, entry: str, owner: int, column: int) -> Move | str:
-    """Classify ``entry`` played by ``seat`` on ``owner``'s ``column``.
-
-    Returns the :class:`Move`, or the refusal code as a str:
-    ``not_a_warrior`` (a Spirit can only block or unblock),
-    ``column_blocked`` (a Spirit-covered column takes only its owner's
-    Spirit), ``colour_mismatch`` (a Warrior on a Warrior of another colour),
-    ``empty_slot`` (nothing to block in an opponent's empty slot).
-    """
-    col = state.areas[owner][column]
-    top = col.top
-    spirit = COLOUR[entry] is None
-    if owner == seat:
-        if top is None:
-            return "not_a_warrior" if spirit else Move.REINFORCE
-        top_colour = COLOUR[top]
-        if top_colour is None:
-            return Move.UNBLOCK if spirit else "column_blocked"
-        if spirit:
-            return "not_a_warrior"
-        return Move.ASSOCIATE if COLOUR[entry] == top_colour else "colour_mismatch"
-    if top is None:
-        return Move.BLOCK if col.mauw else "empty_slot"
-    top_colour = COLOUR[top]
-    if top_colour is None:
-        return "column_blocked"
-    if spirit:
-        return "not_a_warrior"
-    return Move.ATTACK if COLOUR[entry] == top_colour else "colour_mismatch"
-
+#: The state classes by the names snapshots taken before the module split
+#: give them (``shared.games.mauw.rules:State``, ``:Column``, ``:Chain``,
+#: ``:Phase``; :mod:`shared.snapshot` stores class paths): still found here.
+SNAPSHOT_CLASSES = (State, Column, Chain, Phase)
 
 #: Every refusal code decide may raise (docs/games/mauw.md lists their meaning).
 REFUSAL_CODES: tuple[str, ...] = (
@@ -338,12 +131,12 @@ _MESSAGES = {
 
 
 # --------------------------------------------------------------------------
-# Options
+# Options and the deal
 # --------------------------------------------------------------------------
 
 
 class Options(BaseModel):
-    """Table options of Mauw (see docs/games/mauw.md)."""
+    """Table options of Mauw (docs/games/mauw.md, "Table options")."""
 
     first_seat: int | None = Field(
         None,
@@ -384,22 +177,161 @@ class Options(BaseModel):
     )
 
 
+def start(options: BaseModel, players: int, rng: random.Random) -> list[Event]:
+    """Shuffle and deal (docs/games/mauw.md, "Setup"): one ``GameStarted``
+    event with the options, the player count, the first seat, the four
+    hands and the talon (top last).  Raises ValueError for a bad player
+    count or a ``first_seat`` outside the table."""
+    opts = options if isinstance(options, Options) else Options(**dict(options or {}))
+    cards = deck(players)
+    rng.shuffle(cards)
+    hands = [cards[i * HAND : (i + 1) * HAND] for i in range(players)]
+    talon = cards[players * HAND :]
+    if opts.first_seat is not None:
+        if opts.first_seat >= players:
+            raise ValueError("first_seat is not a seat of this table")
+        first = opts.first_seat
+    else:
+        first = rng.randrange(players)
+    data = {"options": opts.model_dump(), "players": players, "first": first, "hands": hands, "talon": talon}
+    return [Event("GameStarted", data, None)]
+
+
 # --------------------------------------------------------------------------
-# Decide-time cursor over the piles (no copies of the state)
+# What a card played on a column does (docs/games/mauw.md, "A turn")
+# --------------------------------------------------------------------------
+
+#: ``Target.takes`` for a target that takes any Warrior, any card at all, or none.
+ANY_WARRIOR = "warrior"
+ANY_CARD = "any"
+NOTHING = "nothing"
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # a few constants, compared and hashed by identity
+class Target:
+    """What a card played on one column does and which cards it takes.
+
+    ``takes``: a colour letter (the Warriors of that colour),
+    :data:`ANY_WARRIOR`, :data:`SPIRIT`, :data:`ANY_CARD` (a Joker fits as
+    any card it can stand for) or :data:`NOTHING`.  ``move``: what a card
+    it takes does there (None when it takes nothing); ``refusal``: the
+    code when it takes nothing (``empty_slot``, ``column_blocked``);
+    ``wins``: the move wins cards to place (an association, an attack)."""
+
+    takes: str
+    move: Move | None = None
+    refusal: str | None = None
+    wins: bool = False
+
+
+_REINFORCE = Target(ANY_WARRIOR, Move.REINFORCE)
+_UNBLOCK = Target(SPIRIT, Move.UNBLOCK)
+_BLOCK = Target(ANY_CARD, Move.BLOCK)
+_ASSOCIATE = {c: Target(c, Move.ASSOCIATE, wins=True) for c in BY_COLOUR}
+_ATTACK = {c: Target(c, Move.ATTACK, wins=True) for c in BY_COLOUR}
+_EMPTY_SLOT = Target(NOTHING, refusal="empty_slot")
+_BLOCKED = Target(NOTHING, refusal="column_blocked")
+#: Every target.
+TARGETS: tuple[Target, ...] = (
+    _REINFORCE, _UNBLOCK, _BLOCK, *_ASSOCIATE.values(), *_ATTACK.values(), _EMPTY_SLOT, _BLOCKED
+)
+
+#: What lies on top of a column besides a face-up entry: Mauw with nothing
+#: on them, or nothing at all (an empty slot).
+UNCOVERED = "uncovered"
+EMPTY = "empty"
+
+
+def face(col: Column) -> str:
+    """What lies on top of ``col``: its face-up entry, :data:`UNCOVERED`
+    or :data:`EMPTY`."""
+    top = col.top
+    if top is not None:
+        return top
+    return UNCOVERED if col.mauw else EMPTY
+
+
+def _target(on_top: str, own: bool) -> Target:
+    """The rule behind :func:`target`, by the column's :func:`face`."""
+    if on_top == EMPTY or on_top == UNCOVERED:
+        if own:
+            return _REINFORCE
+        return _BLOCK if on_top == UNCOVERED else _EMPTY_SLOT
+    colour = COLOUR[on_top]
+    if colour is None:
+        return _UNBLOCK if own else _BLOCKED
+    return _ASSOCIATE[colour] if own else _ATTACK[colour]
+
+
+#: :func:`target` worked out once for every face, in the player's own area
+#: (``TARGET_OF[True]``) and in an opponent's (``TARGET_OF[False]``).
+TARGET_OF: dict[bool, dict[str, Target]] = {
+    own: {f: _target(f, own) for f in (EMPTY, UNCOVERED, *VALUE)} for own in (True, False)
+}
+
+
+def target(col: Column, own: bool) -> Target:
+    """What a card played on ``col`` (``own``: in the player's own area)
+    does and which cards it takes: an own empty slot or uncovered Mauw
+    column takes any Warrior (reinforce); an own Spirit-covered column a
+    Spirit (unblock); an own Warrior a Warrior of its colour (associate);
+    an opponent's uncovered Mauw column any card (block); an opponent's
+    Warrior a Warrior of its colour (attack).  An opponent's empty slot
+    (``empty_slot``) or Spirit-covered column (``column_blocked``) takes
+    nothing."""
+    return TARGET_OF[own][face(col)]
+
+
+def fits(t: Target, entry: str) -> Move | str:
+    """The move ``entry`` makes on a column whose target is ``t``, or the
+    refusal code: the target's own when it takes nothing;
+    ``column_blocked`` (a Spirit-covered column takes only a Spirit),
+    ``not_a_warrior`` (a Spirit only blocks or unblocks),
+    ``colour_mismatch`` (a Warrior on a Warrior of another colour)."""
+    move = t.move
+    if move is None:
+        assert t.refusal is not None  # a target that takes nothing says why
+        return t.refusal
+    takes = t.takes
+    if takes == ANY_CARD:
+        return move
+    colour = COLOUR[entry]
+    if takes == SPIRIT:
+        return move if colour is None else "column_blocked"
+    if colour is None:
+        return "not_a_warrior"
+    return move if takes == ANY_WARRIOR or colour == takes else "colour_mismatch"
+
+
+def move_for(state: State, seat: int, entry: str, owner: int, column: int) -> Move | str:
+    """Classify ``entry`` played by ``seat`` on ``owner``'s ``column``
+    (:func:`target`, then :func:`fits`).
+
+    Returns the :class:`Move`, or the refusal code as a str:
+    ``not_a_warrior`` (a Spirit can only block or unblock),
+    ``column_blocked`` (a Spirit-covered column takes only its owner's
+    Spirit), ``colour_mismatch`` (a Warrior on a Warrior of another colour),
+    ``empty_slot`` (nothing to block in an opponent's empty slot).
+    """
+    return fits(target(state.areas[owner][column], owner == seat), entry)
+
+
+# --------------------------------------------------------------------------
+# Decide helpers: the events of one decision
 # --------------------------------------------------------------------------
 
 
 class _Batch:
     """Events of one decision plus what they will do to the piles and hands."""
 
-    __slots__ = ("state", "rng", "events", "draw", "n", "discard_used", "extra", "hand", "placed")
+    __slots__ = ("state", "rng", "events", "talon", "n", "discard_used", "extra", "hand", "placed")
 
     def __init__(self, state: State, rng: random.Random) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
-        self.draw = state.draw
-        self.n = len(state.draw)
+        self.talon = state.talon
+        self.n = len(state.talon)
         self.discard_used = False
         self.extra: list[str] = []  # cards discarded by this batch
         self.hand = [len(h) for h in state.hands]
@@ -409,517 +341,91 @@ class _Batch:
         self.extra.extend(cards)
 
     def pop(self) -> str | None:
-        """Take the top of the draw pile, rebuilding it first if empty."""
+        """Take the top of the talon, shuffling the discard pile into a new
+        talon first if it is empty (None: both are empty)."""
         if self.n == 0:
             pool = self.extra if self.discard_used else [*self.state.discard, *self.extra]
             if not pool:
                 return None
             pool = list(pool)
             self.rng.shuffle(pool)
-            self.events.append(Event("DrawPileRebuilt", {"order": pool}, None))
-            self.draw = pool
+            self.events.append(Event("TalonReshuffled", {"talon": pool}, None))
+            self.talon = pool
             self.n = len(pool)
             self.discard_used = True
             self.extra = []
         self.n -= 1
-        return self.draw[self.n]
+        return self.talon[self.n]
 
     def refill(self, seat: int) -> None:
-        """Draw back up to 4 (§Déroulement), as far as the piles allow."""
+        """Draw back up to 4 (docs/games/mauw.md, "A turn"), as far as the piles allow."""
         while self.hand[seat] < HAND:
             card = self.pop()
             if card is None:
                 return
-            self.events.append(Event("CardDrawn", {"card": card}, seat))
+            self.events.append(Event("CardsDrawn", {"cards": [card]}, seat))
             self.hand[seat] += 1
 
 
-# --------------------------------------------------------------------------
-# The game
-# --------------------------------------------------------------------------
-
-
-class Mauw(BaseGame):
-    """The Mauw decider (see module doc for the rules)."""
-
-    name = "mauw"
-    title = "Mauw"
-    min_players = 2
-    max_players = 6
-    Options = Options
-    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
-
-    # ---------------------------------------------------------------- start
-
-    def start(self, options: BaseModel, players: int, rng: random.Random) -> list[Event]:
-        """Shuffle and deal (§Mise en place): one ``CardsDealt`` event with
-        the options, the player count, the first seat, the four hands and
-        the draw pile (top last).  Raises ValueError for a bad player count
-        or a ``first_seat`` outside the table."""
-        opts = options if isinstance(options, Options) else Options(**dict(options or {}))
-        cards = deck(players)
-        rng.shuffle(cards)
-        hands = [cards[i * HAND : (i + 1) * HAND] for i in range(players)]
-        draw = cards[players * HAND :]
-        if opts.first_seat is not None:
-            if opts.first_seat >= players:
-                raise ValueError("first_seat is not a seat of this table")
-            first = opts.first_seat
-        else:
-            first = rng.randrange(players)
-        data = {"options": opts.model_dump(), "players": players, "first": first, "hands": hands, "draw": draw}
-        return [Event("CardsDealt", data, None)]
-
-    # --------------------------------------------------------------- turns
-
-    def awaiting(self, state: State) -> frozenset[int]:
-        """The player whose turn it is, or the seat that must reply in a chain."""
-        if state.phase is Phase.PLAY:
-            return frozenset((state.turn,))
-        if state.phase is Phase.CHAIN:
-            chain = state.chain
-            assert chain is not None  # open through the CHAIN phase
-            return frozenset((chain.waiting,))
-        return frozenset()
-
-    def check_turn(self, state: State, seat: int) -> None:
-        """Raise ``game_over`` or ``not_your_turn`` unless ``seat`` is awaited
-        (the base class's check without building a Result or a set)."""
-        phase = state.phase
-        if phase is Phase.OVER:
-            raise IllegalAction(GAME_OVER, "the game is over")
-        if phase is Phase.PLAY:
-            waiting = state.turn
-        else:
-            chain = state.chain
-            assert chain is not None  # open through the CHAIN phase
-            waiting = chain.waiting
-        if seat != waiting:
-            raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
-
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
-        """Every action ``seat`` may send now.
-
-        Turn: ``{"type": "play", "card", "player", "column"}`` plus ``"as"``
-        for a Joker and ``"place"`` when an association wins cards that fit
-        somewhere; ``[{"type": "discard_hand"}]`` when no card can be
-        played.  Chain: ``{"type": "defend" | "continue", "card"}`` and
-        ``{"type": "give_up"}``.  Empty when ``seat`` is not awaited.
-        """
-        phase = state.phase
-        if phase is Phase.PLAY:
-            if seat != state.turn:
-                return []
-            plays = self._plays(state, seat)
-            return plays if plays else [{"type": "discard_hand"}]
-        if phase is Phase.CHAIN:
-            chain = state.chain
-            assert chain is not None  # open through the CHAIN phase
-            if seat != chain.waiting:
-                return []
-            kind = "defend" if seat == chain.defender else "continue"
-            value = chain.value
-            out = []
-            hand = state.hands[seat]
-            if kind == "continue" and _at_limit(state):
-                return [{"type": "give_up"}]
-            if value in hand:
-                out.append({"type": kind, "card": value})
-            if JOKER in hand:
-                out.append({"type": kind, "card": JOKER})
-            out.append({"type": "give_up"})
-            return out
-        return []
-
-    def _plays(self, state: State, seat: int, first_only: bool = False) -> list[dict]:
-        """Every ``play`` of ``seat``: each target column is classified once
-        (the same cases as :func:`move_for`), then matched with the hand."""
-        out: list[dict] = []
-        hand = state.hands[seat]
-        cards = list(dict.fromkeys(hand))  # distinct, in hand order
-        joker = JOKER in cards
-        warriors = [c for c in cards if c in COLOUR and COLOUR[c] is not None]
-        spirit = SPIRIT in cards
-        own = state.areas[seat]
-        attack_spots: list[int] | None = None
-        by_colour: dict[str, list[tuple[str, str | None]]] = {}
-        for owner, area in enumerate(state.areas):
-            mine = owner == seat
-            for column, col in enumerate(area):
-                top = col.top
-                if mine:
-                    if top is None:  # reinforce: any Warrior
-                        for w in warriors:
-                            out.append({"type": "play", "card": w, "player": owner, "column": column})
-                        if joker:
-                            for w in WARRIORS:
-                                out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": w})
-                        if out and first_only:
-                            return out
-                        continue
-                    colour = COLOUR[top]
-                    if colour is None:  # unblock
-                        if spirit:
-                            out.append({"type": "play", "card": SPIRIT, "player": owner, "column": column})
-                        if joker:
-                            out.append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": SPIRIT})
-                        if out and first_only:
-                            return out
-                        continue
-                    spots = places(own, column)
-                else:
-                    if top is None:  # block: any card, on a Mauw column
-                        if not col.mauw:
-                            continue
-                        for c in cards:
-                            if c == JOKER:
-                                for d in DECLARABLE:
-                                    out.append(
-                                        {"type": "play", "card": JOKER, "player": owner, "column": column, "as": d}
-                                    )
-                            else:
-                                out.append({"type": "play", "card": c, "player": owner, "column": column})
-                        if out and first_only:
-                            return out
-                        continue
-                    colour = COLOUR[top]
-                    if colour is None:
-                        continue
-                    if attack_spots is None:
-                        attack_spots = places(own)
-                    spots = attack_spots
-                # association or attack: Warriors of the top's colour
-                matching = by_colour.get(colour)
-                if matching is None:
-                    matching = [(w, None) for w in warriors if COLOUR[w] == colour]
-                    if joker:
-                        matching.extend((JOKER, w) for w in BY_COLOUR[colour])
-                    by_colour[colour] = matching
-                for card, as_ in matching:
-                    action: dict[str, Any] = {"type": "play", "card": card, "player": owner, "column": column}
-                    if as_ is not None:
-                        action["as"] = as_
-                    if spots:
-                        for p in spots:
-                            out.append({**action, "place": p})
-                    else:
-                        out.append(action)
-                if out and first_only:
-                    return out
-        return out
-
-    def _can_play(self, state: State, seat: int) -> bool:
-        return bool(self._plays(state, seat, first_only=True))
-
-    # --------------------------------------------------------------- decide
-
-    def decide(self, state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
-        """Validate one action of ``seat`` and return its events (never mutates).
-
-        Raises IllegalAction: ``game_over``, ``not_your_turn``,
-        ``bad_action`` (malformed), ``card_not_in_hand``,
-        ``bad_declaration`` (a Joker without a card to stand for, or ``as``
-        on another card), ``no_such_column``, ``not_a_warrior``,
-        ``column_blocked``, ``colour_mismatch``, ``empty_slot``,
-        ``bad_placement`` (``place`` missing, not fitting or not wanted),
-        ``can_play`` (discarding a hand that can play), ``not_identical``
-        (a chain reply that is neither the identical card nor a Joker),
-        ``chain_limit`` (continuing a chain past ``chain_limit`` attack cards).
-        """
-        self.check_turn(state, seat)
-        if state.phase is Phase.CHAIN:
-            return self._decide_chain(state, seat, action, rng)
-        kind = action.get("type") if type(action) is dict else None
-        if kind != "play" and kind != "discard_hand":
-            kind = require_type(action, ("play", "discard_hand"))
-        b = _Batch(state, rng)
-        if kind == "discard_hand":
-            if self._can_play(state, seat):
-                raise IllegalAction("can_play", "a player discards the hand only when no card can be played")
-            hand = state.hands[seat]
-            b.events.append(Event("HandDiscarded", {"cards": list(hand)}, seat))
-            b.discard(*hand)
-            b.hand[seat] = 0
-            b.refill(seat)
-            return self._end_turn(b)
-        card = _card_field(action, state.hands[seat])
-        as_ = action.get("as")
-        if card == JOKER:
-            if type(as_) is not str or as_ not in SHOWN or as_[0] == "*":
-                raise IllegalAction(
-                    "bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for"
-                )
-        elif as_ is not None:
-            raise IllegalAction("bad_declaration", "only a Joker is declared as another card")
-        entry = entry_of(card, as_)
-        owner = action.get("player", seat)
-        column = action.get("column")
-        if type(owner) is not int or type(column) is not int:
-            raise IllegalAction(BAD_ACTION, "'player' and 'column' are integers")
-        if not (0 <= owner < state.players and 0 <= column < SLOTS):
-            raise IllegalAction("no_such_column", f"columns are player 0..{state.players - 1}, column 0..3")
-        mv = move_for(state, seat, entry, owner, column)
-        if isinstance(mv, str):  # a refusal code (a Move is no str)
-            raise IllegalAction(mv, _MESSAGES[mv])
-        place = action.get("place")
-        if mv is Move.ASSOCIATE or mv is Move.ATTACK:
-            spots = places(state.areas[seat], column if mv is Move.ASSOCIATE else None)
-            _check_place(place, spots)
-        elif place is not None:
-            raise IllegalAction("bad_placement", "only an association or an attack wins cards to place")
-        data: dict[str, Any] = {"card": card, "as": as_, "player": owner, "column": column, "move": mv.value}
-        if mv is Move.ATTACK:
-            data["place"] = place
-        b.events.append(Event("CardPlayed", data, seat))
-        b.hand[seat] -= 1
-        if mv is Move.UNBLOCK:
-            spirit = state.areas[seat][column].top
-            assert spirit is not None  # move_for: an unblock lifts a Spirit
-            b.discard(PHYSICAL[spirit], card)
-        elif mv is Move.ASSOCIATE:
-            top = state.areas[seat][column].top
-            assert top is not None  # move_for: an association is on a Warrior
-            if self._associate(b, seat, seat, column, top, entry, place):
-                return b.events
-        elif mv is Move.ATTACK:
-            b.refill(seat)
-            value = SHOWN[entry]
-            if state.auto_give_up and not _holds(state.hands[owner], value):
-                b.events.append(Event("GaveUp", {"auto": True}, owner))
-                top = state.areas[owner][column].top
-                assert top is not None  # move_for: an attack is on a Warrior
-                if self._associate(b, seat, owner, column, top, entry, place):
-                    return b.events
-                return self._end_turn(b)
-            return b.events
-        b.refill(seat)
-        return self._end_turn(b)
-
-    def _decide_chain(self, state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
-        chain = state.chain
-        assert chain is not None  # decide calls this in the CHAIN phase only
-        defending = seat == chain.defender
-        reply = "defend" if defending else "continue"
-        kind = action.get("type") if type(action) is dict else None
-        if kind != reply and kind != "give_up":
-            kind = require_type(action, (reply, "give_up"))
-        b = _Batch(state, rng)
-        if kind == "give_up":
-            b.events.append(Event("GaveUp", {"auto": False}, seat))
-            if defending:
-                top = state.areas[chain.defender][chain.column].top
-                attack = chain.card
-                # The attacked Warrior, and the attack card on it (the defender is to reply: none defended yet).
-                assert top is not None and attack is not None
-                if self._associate(b, chain.attacker, chain.defender, chain.column, top, attack, chain.place):
-                    return b.events
-            return self._end_turn(b)
-        card = _card_field(action, state.hands[seat])
-        as_ = action.get("as")
-        if card != chain.value and card != JOKER:
-            raise IllegalAction("not_identical", "a reply must be the identical Warrior or a Joker")
-        if as_ is not None and (card != JOKER or as_ != chain.value):
-            raise IllegalAction("bad_declaration", "a Joker in a chain stands for the identical Warrior")
-        if not defending and _at_limit(state):
-            raise IllegalAction("chain_limit", "this chain has reached its limit of attack cards: give up")
-        b.hand[seat] -= 1
-        if defending:
-            b.events.append(Event("AttackDefended", {"card": card}, seat))
-            attack = chain.card
-            assert attack is not None  # the defender replies to an attack card
-            b.discard(PHYSICAL[attack], card)
-            b.refill(seat)
-            other = chain.attacker
-        else:
-            b.events.append(Event("AttackContinued", {"card": card}, seat))
-            b.refill(seat)
-            other = chain.defender
-        if state.auto_give_up and (
-            not _holds(state.hands[other], chain.value) or (other == chain.attacker and _at_limit(state))
-        ):
-            b.events.append(Event("GaveUp", {"auto": True}, other))
-            if other == chain.defender:
-                top = state.areas[chain.defender][chain.column].top
-                assert top is not None  # the attacked Warrior
-                entry = entry_of(card, chain.value)
-                if self._associate(b, chain.attacker, chain.defender, chain.column, top, entry, chain.place):
-                    return b.events
-            return self._end_turn(b)
-        return b.events
-
-    def _associate(
-        self, b: _Batch, winner: int, owner: int, column: int, top: str, entry: str, place: int | None
-    ) -> bool:
-        """Events resolving an association won by ``winner`` (§Association).
-        ``top`` is the Warrior on ``owner``'s ``column``, ``entry`` the card
-        played on it.  Returns True when the game ended (three columns)."""
-        state = b.state
-        same = VALUE[top] == VALUE[entry]
-        b.events.append(Event("WarriorsAssociated", {"player": owner, "column": column, "same": same}, winner))
-        area = state.areas[winner]
-        if same:
-            if place is None:
-                b.events.append(Event("PairLost", {}, winner))
-                b.discard(PHYSICAL[top], PHYSICAL[entry])
-                return False
-            b.events.append(Event("PairPlaced", {"place": place}, winner))
-            b.placed = True
-        else:
+def _associate(b: _Batch, winner: int, owner: int, column: int, top: str, entry: str, place: int | None) -> bool:
+    """Events resolving an association won by ``winner`` (docs/games/mauw.md,
+    "Associations").  ``top`` is the Warrior on ``owner``'s ``column``,
+    ``entry`` the card played on it.  Returns True when the game ended
+    (three columns)."""
+    state = b.state
+    same = VALUE[top] == VALUE[entry]
+    b.events.append(Event("WarriorsAssociated", {"player": owner, "column": column, "same": same}, winner))
+    area = state.areas[winner]
+    if same:
+        if place is None:
+            b.events.append(Event("PairLost", {}, winner))
             b.discard(PHYSICAL[top], PHYSICAL[entry])
-            face = b.pop()
-            assert face is not None  # two cards were just discarded
-            if place is None:
-                b.events.append(Event("MauwLost", {"card": face}, winner))
-                b.discard(face)
-                return False
-            b.events.append(Event("MauwWon", {"place": place}, winner))
-            b.placed = True
-        # Three columns of three Mauw after the placement? (§Fin: at once)
-        covered = state.covered_columns_count
-        full = 0
-        for i, c in enumerate(area):
-            k = len(c.mauw)
-            t = c.top
-            if i == place:
-                k += 1
-                t = entry if same else None
-            elif owner == winner and i == column:
-                t = None
-            if k == MAX_MAUW and (covered or t is None):
-                full += 1
-        if full >= 3:
-            b.events.append(Event("GameEnded", {"reason": "three_columns", "winner": winner}, None))
-            return True
-        return False
-
-    def _end_turn(self, b: _Batch) -> list[Event]:
-        """Close the turn: the game ends when a hand is short of 4 (§Fin) or
-        after ``stalemate_rounds`` rounds without a Mauw placed (ours);
-        otherwise the next player's turn."""
-        state = b.state
-        if any(h < HAND for h in b.hand):
-            b.events.append(Event("GameEnded", {"reason": "cannot_refill", "winner": None}, None))
-        elif (rounds := state.stalemate_rounds) is not None and not b.placed and (
-            state.turns + 1 - state.last_mauw >= rounds * state.players
-        ):
-            b.events.append(Event("GameEnded", {"reason": "stalemate", "winner": None}, None))
-        else:
-            b.events.append(Event("TurnEnded", {"next": (state.turn + 1) % state.players}, None))
-        return b.events
-
-    # --------------------------------------------------------------- evolve
-
-    def evolve(self, state: State | None, event: Event) -> State:
-        """Apply one event (pure; mutates and returns ``state``)."""
-        if state is None:
-            return _dealt(state, event)
-        return _HANDLERS[event.type](state, event)
-
-    # ---------------------------------------------------------------- views
-
-    def view(self, state: State, seat: int | None) -> dict:
-        """What ``seat`` (None: a spectator) sees.
-
-        ``turns`` played, ``quiet_turns`` since the last Mauw was placed
-        (stalemate count); ``hand``: own cards (None for spectators);
-        ``hand_sizes``; ``areas``:
-        per player 4 columns ``{"cards", "mauw", "top", "points"}`` with
-        Mauw shown as ``"MAUW"``; ``points`` per player; ``draw_count``;
-        ``discard_count`` and ``discard_top``; ``chain`` (attack in
-        progress) or None; ``result`` once over.
-        """
-        chain = state.chain
-        areas = []
-        for area in state.areas:
-            cols = []
-            for c in area:
-                k = len(c.mauw)
-                cards = [MAUW] * k
-                if c.top is not None:
-                    cards.append(c.top)
-                cols.append({"cards": cards, "mauw": k, "top": c.top, "points": column_points(c)})
-            areas.append(cols)
-        res = self.result(state)
-        return {
-            "game": self.name,
-            "players": state.players,
-            "seat": seat,
-            "phase": state.phase.value,
-            "turn": state.turn,
-            "turns": state.turns,
-            "quiet_turns": state.turns - state.last_mauw,
-            "first": state.first,
-            "awaiting": sorted(self.awaiting(state)),
-            "hand": list(state.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in state.hands],
-            "areas": areas,
-            "points": [area_points(a) for a in state.areas],
-            "full_columns": [full_columns(a, state.covered_columns_count) for a in state.areas],
-            "draw_count": len(state.draw),
-            "discard_count": len(state.discard),
-            "discard_top": state.discard[-1] if state.discard else None,
-            "chain": None
-            if chain is None
-            else {
-                "attacker": chain.attacker,
-                "defender": chain.defender,
-                "column": chain.column,
-                "value": chain.value,
-                "card": chain.card,
-                "place": chain.place,
-                "waiting": chain.waiting,
-                "attacks": chain.attacks,
-            },
-            "options": {
-                "covered_columns_count": state.covered_columns_count,
-                "auto_give_up": state.auto_give_up,
-                "stalemate_rounds": state.stalemate_rounds,
-                "chain_limit": state.chain_limit,
-            },
-            "result": res.to_json() if res is not None else None,
-        }
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """The event as ``seat`` may see it: the deal shows only that seat's
-        hand; a drawn card only to its drawer; a rebuilt draw pile only its
-        size.  Everything else is played face up."""
-        t = event.type
-        if t == "CardsDealt":
-            d = event.data
-            data = dict(d)
-            data["hands"] = [h if i == seat else None for i, h in enumerate(d["hands"])]
-            data["hand_sizes"] = [len(h) for h in d["hands"]]
-            data["draw"] = None
-            data["draw_count"] = len(d["draw"])
-            return Event(t, data, event.seat, event.ts, event.cmd)
-        if t == "CardDrawn" and event.seat != seat:
-            return Event(t, {}, event.seat, event.ts, event.cmd)
-        if t == "DrawPileRebuilt":
-            return Event(t, {"count": len(event.data["order"])}, event.seat, event.ts, event.cmd)
-        return event
-
-    def is_over(self, state: State) -> bool:
-        """True once the game is over (``result`` is not None)."""
-        return state.phase is Phase.OVER
-
-    def result(self, state: State) -> Result | None:
-        """Scores (column points) and places once over: the three-column
-        winner first, the others by points; equal keys share a place."""
-        if state.phase is not Phase.OVER:
-            return None
-        scores = tuple(area_points(a) for a in state.areas)
-        keys = [(1 if s == state.winner else 0, p) for s, p in enumerate(scores)]
-        return Result(
-            scores=scores,
-            places=places_from(keys, lower_wins=False),
-            lower_wins=False,
-            detail={"ending": state.ending, "winner": state.winner, "turns": state.turns},
-        )
+            return False
+        b.events.append(Event("PairPlaced", {"place": place}, winner))
+        b.placed = True
+    else:
+        b.discard(PHYSICAL[top], PHYSICAL[entry])
+        mauw_face = b.pop()
+        assert mauw_face is not None  # two cards were just discarded
+        if place is None:
+            b.events.append(Event("MauwLost", {"card": mauw_face}, winner))
+            b.discard(mauw_face)
+            return False
+        b.events.append(Event("MauwWon", {"place": place}, winner))
+        b.placed = True
+    # Three columns of three Mauw after the placement? ("End": at once)
+    covered = state.covered_columns_count
+    full = 0
+    for i, c in enumerate(area):
+        k = len(c.mauw)
+        t = c.top
+        if i == place:
+            k += 1
+            t = entry if same else None
+        elif owner == winner and i == column:
+            t = None
+        if k == MAX_MAUW and (covered or t is None):
+            full += 1
+    if full >= 3:
+        b.events.append(Event("GameEnded", {"reason": "three_columns", "winner": winner}, None))
+        return True
+    return False
 
 
-# --------------------------------------------------------------------------
-# Decide helpers
-# --------------------------------------------------------------------------
+def _end_turn(b: _Batch) -> list[Event]:
+    """Close the turn: the game ends when a hand is short of 4 or after
+    ``stalemate_rounds`` rounds without a Mauw placed (ours); otherwise
+    the next player's turn (docs/games/mauw.md, "End")."""
+    state = b.state
+    if any(h < HAND for h in b.hand):
+        b.events.append(Event("GameEnded", {"reason": "cannot_refill", "winner": None}, None))
+    elif (rounds := state.stalemate_rounds) is not None and not b.placed and (
+        state.turns + 1 - state.last_mauw >= rounds * state.players
+    ):
+        b.events.append(Event("GameEnded", {"reason": "stalemate", "winner": None}, None))
+    else:
+        b.events.append(Event("TurnEnded", {"next": (state.turn + 1) % state.players}, None))
+    return b.events
 
 
 def _card_field(action: Mapping[str, Any], hand: list[str]) -> str:
@@ -959,208 +465,398 @@ def _at_limit(state: State) -> bool:
 
 
 # --------------------------------------------------------------------------
-# Evolve handlers (one per event type)
+# play: one card of the hand on a column (docs/games/mauw.md, "A turn")
 # --------------------------------------------------------------------------
 
 
-def _dealt(_: State | None, e: Event) -> State:
-    d = e.data
-    o = d["options"]
-    n = d["players"]
-    return State(
-        players=n,
-        first=d["first"],
-        covered_columns_count=o.get("covered_columns_count", True),
-        auto_give_up=o.get("auto_give_up", False),
-        stalemate_rounds=o.get("stalemate_rounds", 20),
-        chain_limit=o.get("chain_limit", 6),
-        phase=Phase.PLAY,
-        turn=d["first"],
-        turns=0,
-        last_mauw=0,
-        hands=[list(h) for h in d["hands"]],
-        areas=[[Column([]) for _ in range(SLOTS)] for _ in range(n)],
-        draw=list(d["draw"]),
-        discard=[],
+def _declared(card: str, as_: Any) -> str:
+    """The entry ``card`` makes with the declaration ``as_`` (a Joker must
+    be declared as a Warrior or Spirit; no other card is declared)."""
+    if card == JOKER:
+        if type(as_) is not str or as_ not in SHOWN or as_[0] == "*":
+            raise IllegalAction(
+                "bad_declaration", "a Joker must be declared ('as') as the Warrior or Spirit it stands for"
+            )
+    elif as_ is not None:
+        raise IllegalAction("bad_declaration", "only a Joker is declared as another card")
+    return entry_of(card, as_)
+
+
+def _decide_play(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """One card of the hand on a column (:func:`move_for`); then the
+    association, the chain or the refill and the end of the turn."""
+    card = _card_field(action, state.hands[seat])
+    as_ = action.get("as")
+    entry = _declared(card, as_)
+    owner = action.get("player", seat)
+    column = action.get("column")
+    if type(owner) is not int or type(column) is not int:
+        raise IllegalAction(BAD_ACTION, "'player' and 'column' are integers")
+    if not (0 <= owner < state.players and 0 <= column < SLOTS):
+        raise IllegalAction("no_such_column", f"columns are player 0..{state.players - 1}, column 0..3")
+    mv = move_for(state, seat, entry, owner, column)
+    if isinstance(mv, str):  # a refusal code (a Move is no str)
+        raise IllegalAction(mv, _MESSAGES[mv])
+    place = action.get("place")
+    if mv is Move.ASSOCIATE or mv is Move.ATTACK:
+        spots = places(state.areas[seat], column if mv is Move.ASSOCIATE else None)
+        _check_place(place, spots)
+    elif place is not None:
+        raise IllegalAction("bad_placement", "only an association or an attack wins cards to place")
+    data: dict[str, Any] = {"card": card, "as": as_, "player": owner, "column": column, "move": mv.value}
+    if mv is Move.ATTACK:
+        data["place"] = place
+    b = _Batch(state, rng)
+    b.events.append(Event("CardPlayed", data, seat))
+    b.hand[seat] -= 1
+    if mv is Move.UNBLOCK:
+        spirit = state.areas[seat][column].top
+        assert spirit is not None  # move_for: an unblock lifts a Spirit
+        b.discard(PHYSICAL[spirit], card)
+    elif mv is Move.ASSOCIATE:
+        top = state.areas[seat][column].top
+        assert top is not None  # move_for: an association is on a Warrior
+        if _associate(b, seat, seat, column, top, entry, place):
+            return b.events
+    elif mv is Move.ATTACK:
+        b.refill(seat)
+        value = SHOWN[entry]
+        if state.auto_give_up and not _holds(state.hands[owner], value):
+            b.events.append(Event("GaveUp", {"auto": True}, owner))
+            top = state.areas[owner][column].top
+            assert top is not None  # move_for: an attack is on a Warrior
+            if _associate(b, seat, owner, column, top, entry, place):
+                return b.events
+            return _end_turn(b)
+        return b.events
+    b.refill(seat)
+    return _end_turn(b)
+
+
+#: The cards of a hand a :class:`Target` takes, as ``play`` actions list
+#: them: ``(cards, jokers, after)`` — cards played as themselves, then the
+#: Joker's declarations, then (for a block, where the Joker keeps its place
+#: in hand order) the cards after the Joker; :data:`_NO_CARDS` when it takes none.
+Offer = tuple[list[str], tuple[str, ...], list[str]]
+_NO_CARDS: Offer = ([], (), [])
+
+
+def offers(hand: list[str]) -> dict[Target, Offer]:
+    """The :data:`Offer` ``hand`` makes every :class:`Target`: a reinforce
+    takes its Warriors, an unblock its Spirit, an association or an attack
+    its Warriors of the target's colour — each then a Joker declared as
+    every card that fits; a block takes every card in hand order, a Joker
+    (as every card it can stand for) at its place."""
+    cards = list(dict.fromkeys(hand))  # distinct, in hand order
+    joker = JOKER in cards
+    warriors: list[str] = []
+    by_colour: dict[str, list[str]] = {"R": [], "Y": [], "G": [], "B": []}  # the keys of BY_COLOUR
+    for c in cards:
+        colour = COLOUR.get(c)  # None for a Spirit and a Joker
+        if colour is not None:
+            warriors.append(c)
+            by_colour[colour].append(c)
+    if joker:
+        i = cards.index(JOKER)
+        block: Offer = (cards[:i], DECLARABLE, cards[i + 1 :])
+    else:
+        block = (cards, (), []) if cards else _NO_CARDS
+    spirit = [SPIRIT] if SPIRIT in cards else []
+    out: dict[Target, Offer] = {
+        _REINFORCE: (warriors, WARRIORS if joker else (), []) if warriors or joker else _NO_CARDS,
+        _UNBLOCK: (spirit, (SPIRIT,) if joker else (), []) if spirit or joker else _NO_CARDS,
+        _BLOCK: block,
+        _EMPTY_SLOT: _NO_CARDS,
+        _BLOCKED: _NO_CARDS,
+    }
+    for colour, matching in by_colour.items():
+        out[_ASSOCIATE[colour]] = out[_ATTACK[colour]] = (
+            (matching, BY_COLOUR[colour] if joker else (), []) if matching or joker else _NO_CARDS
+        )
+    return out
+
+
+def _legal_play(state: State, seat: int) -> list[dict]:
+    """Every ``play`` of ``seat``, column by column (players in seat order):
+    the column's :func:`target`; the cards of the hand it takes
+    (:func:`offers`); for an association or an attack, the places for the
+    winnings (:func:`~shared.games.mauw.state.places`); then one action per
+    card (``"as"`` for a Joker) and place.  (The steps are inline in the
+    loop — table lookups, no call per column — so that listing the plays
+    costs no more than the single function it replaced.)"""
+    out: list[dict] = []
+    append = out.append
+    offered = offers(state.hands[seat])
+    own = state.areas[seat]
+    attack_spots: list[int] | None = None
+    for owner, area in enumerate(state.areas):
+        mine = owner == seat
+        targets = TARGET_OF[mine]
+        for column, col in enumerate(area):
+            top = col.top  # t = target(col, mine), by its table
+            t = targets[top if top is not None else UNCOVERED if col.mauw else EMPTY]
+            offer = offered[t]
+            if offer is _NO_CARDS:
+                continue
+            cards, jokers, after = offer
+            if t.wins:  # an association or an attack: one action per place that fits
+                if mine:
+                    spots = places(own, column)
+                else:
+                    if attack_spots is None:
+                        attack_spots = places(own)
+                    spots = attack_spots
+                if spots:
+                    for card in cards:
+                        for p in spots:
+                            append({"type": "play", "card": card, "player": owner, "column": column, "place": p})
+                    for as_ in jokers:
+                        for p in spots:
+                            append({
+                                "type": "play", "card": JOKER, "player": owner, "column": column, "as": as_, "place": p
+                            })
+                    continue
+            for card in cards:
+                append({"type": "play", "card": card, "player": owner, "column": column})
+            for as_ in jokers:
+                append({"type": "play", "card": JOKER, "player": owner, "column": column, "as": as_})
+            for card in after:
+                append({"type": "play", "card": card, "player": owner, "column": column})
+    return out
+
+
+def _can_play(state: State, seat: int) -> bool:
+    """Some card of ``seat``'s hand can be played somewhere: the
+    :func:`target` of some column takes one of its cards (:func:`offers`)."""
+    offered = offers(state.hands[seat])
+    return any(
+        offered[target(col, owner == seat)] is not _NO_CARDS
+        for owner, area in enumerate(state.areas)
+        for col in area
     )
 
 
-def _drawn(s: State, e: Event) -> State:
-    seat = e.seat
-    assert seat is not None  # drawn by a seat
-    s.hands[seat].append(s.draw.pop())
-    return s
+# --------------------------------------------------------------------------
+# discard_hand: a dead hand (docs/games/mauw.md, "A turn", dead hand)
+# --------------------------------------------------------------------------
 
 
-def _rebuilt(s: State, e: Event) -> State:
-    s.draw = list(e.data["order"])
-    s.discard = []
-    return s
+def _decide_discard_hand(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """The whole hand discarded, 4 drawn, the turn over (only a dead hand)."""
+    if _can_play(state, seat):
+        raise IllegalAction("can_play", "a player discards the hand only when no card can be played")
+    b = _Batch(state, rng)
+    hand = state.hands[seat]
+    b.events.append(Event("HandDiscarded", {"cards": list(hand)}, seat))
+    b.discard(*hand)
+    b.hand[seat] = 0
+    b.refill(seat)
+    return _end_turn(b)
 
 
-def _associate_state(s: State, owner: int, column: int, entry: str) -> None:
-    col = s.areas[owner][column]
-    top = col.top
-    assert top is not None  # an association is on a Warrior
-    col.top = None
-    if VALUE[top] == VALUE[entry]:
-        s.won = [PHYSICAL[top], entry]
+def _legal_discard_hand(state: State, seat: int) -> list[dict]:
+    """``discard_hand`` when no card can be played."""
+    return [] if _can_play(state, seat) else [{"type": "discard_hand"}]
+
+
+# --------------------------------------------------------------------------
+# defend / continue / give_up: the replies in an attack chain
+# (docs/games/mauw.md, "Attacks and chains")
+# --------------------------------------------------------------------------
+
+
+def _reply(state: State, seat: int, action: Mapping[str, Any], rng: random.Random, defending: bool) -> list[Event]:
+    """A ``defend`` (the defender) or ``continue`` (the attacker): the
+    identical card or a Joker; then the other side is awaited, or gives up
+    at once under ``auto_give_up`` when it cannot reply."""
+    chain = state.chain
+    assert chain is not None  # decide calls this in the CHAIN phase only
+    card = _card_field(action, state.hands[seat])
+    as_ = action.get("as")
+    if card != chain.value and card != JOKER:
+        raise IllegalAction("not_identical", "a reply must be the identical Warrior or a Joker")
+    if as_ is not None and (card != JOKER or as_ != chain.value):
+        raise IllegalAction("bad_declaration", "a Joker in a chain stands for the identical Warrior")
+    if not defending and _at_limit(state):
+        raise IllegalAction("chain_limit", "this chain has reached its limit of attack cards: give up")
+    b = _Batch(state, rng)
+    b.hand[seat] -= 1
+    if defending:
+        b.events.append(Event("AttackDefended", {"card": card}, seat))
+        attack = chain.card
+        assert attack is not None  # the defender replies to an attack card
+        b.discard(PHYSICAL[attack], card)
+        b.refill(seat)
+        other = chain.attacker
     else:
-        s.discard.append(PHYSICAL[top])
-        s.discard.append(PHYSICAL[entry])
+        b.events.append(Event("AttackContinued", {"card": card}, seat))
+        b.refill(seat)
+        other = chain.defender
+    if state.auto_give_up and (
+        not _holds(state.hands[other], chain.value) or (other == chain.attacker and _at_limit(state))
+    ):
+        b.events.append(Event("GaveUp", {"auto": True}, other))
+        if other == chain.defender:
+            top = state.areas[chain.defender][chain.column].top
+            assert top is not None  # the attacked Warrior
+            entry = entry_of(card, chain.value)
+            if _associate(b, chain.attacker, chain.defender, chain.column, top, entry, chain.place):
+                return b.events
+        return _end_turn(b)
+    return b.events
 
 
-def _played(s: State, e: Event) -> State:
-    d = e.data
-    seat = e.seat
-    assert seat is not None  # played by a seat
-    card = d["card"]
-    s.hands[seat].remove(card)
-    entry = entry_of(card, d["as"])
-    move = d["move"]
-    col = s.areas[d["player"]][d["column"]]
-    if move == "reinforce" or move == "block":
-        col.top = entry
-    elif move == "unblock":
-        s.discard.append(PHYSICAL[col.top])
-        s.discard.append(card)
-        col.top = None
-    elif move == "associate":
-        _associate_state(s, seat, d["column"], entry)
-    else:  # attack
-        s.phase = Phase.CHAIN
-        s.chain = Chain(
-            attacker=seat,
-            defender=d["player"],
-            column=d["column"],
-            value=SHOWN[entry],
-            card=entry,
-            place=d["place"],
-            waiting=d["player"],
-            attacks=1,
-        )
-    return s
+def _decide_defend(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """The defender's reply (:func:`_reply`)."""
+    return _reply(state, seat, action, rng, defending=True)
 
 
-def _defended(s: State, e: Event) -> State:
-    chain = s.chain
-    seat = e.seat
-    assert chain is not None and seat is not None  # the defender's reply in a chain
-    attack = chain.card
-    assert attack is not None  # the attack card it answers
-    card = e.data["card"]
-    s.hands[seat].remove(card)
-    s.discard.append(PHYSICAL[attack])
-    s.discard.append(card)
-    chain.card = None
-    chain.waiting = chain.attacker
-    return s
+def _decide_continue(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """The attacker's reply (:func:`_reply`)."""
+    return _reply(state, seat, action, rng, defending=False)
 
 
-def _continued(s: State, e: Event) -> State:
-    chain = s.chain
-    seat = e.seat
-    assert chain is not None and seat is not None  # the attacker's reply in a chain
-    card = e.data["card"]
-    s.hands[seat].remove(card)
-    chain.card = entry_of(card, chain.value)
-    chain.waiting = chain.defender
-    chain.attacks += 1
-    return s
+def _replies(state: State, seat: int, kind: str) -> list[dict]:
+    """The ``kind`` replies ``seat`` holds: the identical card, a Joker."""
+    chain = state.chain
+    assert chain is not None  # asked in the CHAIN phase only
+    hand = state.hands[seat]
+    out = []
+    if chain.value in hand:
+        out.append({"type": kind, "card": chain.value})
+    if JOKER in hand:
+        out.append({"type": kind, "card": JOKER})
+    return out
 
 
-def _gave_up(s: State, e: Event) -> State:
-    chain = s.chain
-    assert chain is not None  # a chain is given up
-    s.chain = None
-    s.phase = Phase.PLAY
-    if e.seat == chain.defender:
-        card = chain.card
-        assert card is not None  # the defender gives up facing an attack card
-        _associate_state(s, chain.defender, chain.column, card)
-    return s
+def _legal_defend(state: State, seat: int) -> list[dict]:
+    return _replies(state, seat, "defend")
 
 
-def _associated(s: State, e: Event) -> State:
-    # The association itself was applied with the card that caused it
-    # (CardPlayed or GaveUp); this event announces it for the feed.
-    return s
+def _legal_continue(state: State, seat: int) -> list[dict]:
+    """None once the attacker has played ``chain_limit`` attack cards."""
+    return [] if _at_limit(state) else _replies(state, seat, "continue")
 
 
-def _mauw_won(s: State, e: Event) -> State:
-    seat = e.seat
-    assert seat is not None  # won by a seat
-    s.areas[seat][e.data["place"]].mauw.append(s.draw.pop())
-    s.last_mauw = s.turns + 1
-    return s
+def _decide_give_up(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """Either side stops the chain; when the defender gives up, the attack
+    card makes the association for the attacker."""
+    chain = state.chain
+    assert chain is not None  # decide calls this in the CHAIN phase only
+    b = _Batch(state, rng)
+    b.events.append(Event("GaveUp", {"auto": False}, seat))
+    if seat == chain.defender:
+        top = state.areas[chain.defender][chain.column].top
+        attack = chain.card
+        # The attacked Warrior, and the attack card on it (the defender is to reply: none defended yet).
+        assert top is not None and attack is not None
+        if _associate(b, chain.attacker, chain.defender, chain.column, top, attack, chain.place):
+            return b.events
+    return _end_turn(b)
 
 
-def _mauw_lost(s: State, e: Event) -> State:
-    s.discard.append(s.draw.pop())
-    return s
+def _legal_give_up(state: State, seat: int) -> list[dict]:
+    """Either side may always give up."""
+    return [{"type": "give_up"}]
 
 
-def _pair_placed(s: State, e: Event) -> State:
-    won = s.won
-    seat = e.seat
-    assert won is not None and seat is not None  # the pair just won, placed by its winner
-    face, top = won
-    col = s.areas[seat][e.data["place"]]
-    col.mauw.append(face)
-    col.top = top
-    s.won = None
-    s.last_mauw = s.turns + 1
-    return s
+# --------------------------------------------------------------------------
+# decide and legal_actions
+# --------------------------------------------------------------------------
 
-
-def _pair_lost(s: State, e: Event) -> State:
-    won = s.won
-    assert won is not None  # the pair just won
-    face, top = won
-    s.discard.append(face)
-    s.discard.append(PHYSICAL[top])
-    s.won = None
-    return s
-
-
-def _hand_discarded(s: State, e: Event) -> State:
-    seat = e.seat
-    assert seat is not None  # discarded by a seat
-    hand = s.hands[seat]
-    s.discard.extend(hand)
-    hand.clear()
-    return s
-
-
-def _turn_ended(s: State, e: Event) -> State:
-    s.turn = e.data["next"]
-    s.turns += 1
-    return s
-
-
-def _game_ended(s: State, e: Event) -> State:
-    s.phase = Phase.OVER
-    s.chain = None
-    s.ending = e.data["reason"]
-    s.winner = e.data["winner"]
-    s.turns += 1
-    return s
-
-
-_HANDLERS: dict[str, Callable[[State, Event], State]] = {
-    "CardsDealt": _dealt,
-    "CardDrawn": _drawn,
-    "DrawPileRebuilt": _rebuilt,
-    "CardPlayed": _played,
-    "AttackDefended": _defended,
-    "AttackContinued": _continued,
-    "GaveUp": _gave_up,
-    "WarriorsAssociated": _associated,
-    "MauwWon": _mauw_won,
-    "MauwLost": _mauw_lost,
-    "PairPlaced": _pair_placed,
-    "PairLost": _pair_lost,
-    "HandDiscarded": _hand_discarded,
-    "TurnEnded": _turn_ended,
-    "GameEnded": _game_ended,
+#: Action type -> its decide and legal handlers.
+ACTIONS: dict[str, ActionRule] = {
+    "play": ActionRule(_decide_play, _legal_play),
+    "discard_hand": ActionRule(_decide_discard_hand, _legal_discard_hand),
+    "defend": ActionRule(_decide_defend, _legal_defend),
+    "continue": ActionRule(_decide_continue, _legal_continue),
+    "give_up": ActionRule(_decide_give_up, _legal_give_up),
 }
+
+#: The action types open to the awaited seat, in the order legal_actions
+#: lists them: on its turn; in a chain, the defender's and the attacker's.
+ON_TURN: tuple[str, ...] = ("play", "discard_hand")
+DEFENDING: tuple[str, ...] = ("defend", "give_up")
+ATTACKING: tuple[str, ...] = ("continue", "give_up")
+
+
+def open_to(state: State, seat: int) -> tuple[str, ...]:
+    """The action types ``seat`` may send now (empty unless awaited)."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return ON_TURN if seat == state.turn else ()
+    if phase is Phase.CHAIN:
+        chain = state.chain
+        assert chain is not None  # open through the CHAIN phase
+        if seat == chain.waiting:
+            return DEFENDING if seat == chain.defender else ATTACKING
+    return ()
+
+
+def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """Validate one action of ``seat`` and return its events (never mutates).
+
+    Raises IllegalAction: ``game_over``, ``not_your_turn``,
+    ``bad_action`` (malformed, or a type not open now), ``card_not_in_hand``,
+    ``bad_declaration`` (a Joker without a card to stand for, or ``as``
+    on another card), ``no_such_column``, ``not_a_warrior``,
+    ``column_blocked``, ``colour_mismatch``, ``empty_slot``,
+    ``bad_placement`` (``place`` missing, not fitting or not wanted),
+    ``can_play`` (discarding a hand that can play), ``not_identical``
+    (a chain reply that is neither the identical card nor a Joker),
+    ``chain_limit`` (continuing a chain past ``chain_limit`` attack cards).
+    """
+    if state.phase is Phase.OVER:
+        raise IllegalAction(GAME_OVER, "the game is over")
+    if seat != waiting(state):
+        raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+    types = open_to(state, seat)
+    kind = action.get("type") if type(action) is dict else None
+    if kind not in types:
+        require_type(action, types)
+    return dispatch(ACTIONS, state, seat, action, rng)
+
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    """Every action ``seat`` may send now.
+
+    Turn: ``{"type": "play", "card", "player", "column"}`` plus ``"as"``
+    for a Joker and ``"place"`` when an association wins cards that fit
+    somewhere; ``[{"type": "discard_hand"}]`` when no card can be
+    played.  Chain: ``{"type": "defend" | "continue", "card"}`` and
+    ``{"type": "give_up"}``.  Empty when ``seat`` is not awaited.
+    """
+    types = open_to(state, seat)
+    if types is ON_TURN:
+        # The fast path of listing(ACTIONS, ON_TURN, state, seat), the same
+        # list: a dead hand is one without a play, so one pass over the
+        # hand gives both types (the listing would look for a play twice).
+        return _legal_play(state, seat) or [{"type": "discard_hand"}]
+    return listing(ACTIONS, types, state, seat)
+
+
+# --------------------------------------------------------------------------
+# The game
+# --------------------------------------------------------------------------
+
+
+class Mauw(BaseGame):
+    """The Mauw decider: the rules of this module, the state's ``evolve``
+    and queries, the views and the scores bound as one game object."""
+
+    name = NAME
+    title = "Mauw"
+    min_players = 2
+    max_players = 6
+    Options = Options
+    strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
+
+    start = staticmethod(start)
+    decide = staticmethod(decide)
+    legal_actions = staticmethod(legal_actions)
+    evolve = staticmethod(evolve)
+    awaiting = staticmethod(awaiting)
+    is_over = staticmethod(is_over)
+    view = staticmethod(view)
+    redact = redact
+    result = staticmethod(result)

@@ -1,8 +1,8 @@
 """Given / When / Then helpers for Mauw rule tests.
 
 Positions are built by folding events (the Given), never by touching the
-state.  Draw piles are written bottom first: the *last* card is the top,
-the one drawn next.  A Given ``MauwWon`` takes the top of the draw pile as
+state.  Talons (draw piles) are written bottom first: the *last* card is the top,
+the one drawn next.  A Given ``MauwWon`` takes the top of the talon as
 the Mauw's face, exactly as the game does.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from shared.engine import IllegalAction, fold
 from shared.events import Event
 from shared.games.mauw import GAME
-from shared.games.mauw.rules import CARDS
+from shared.games.mauw.cards import CARDS, PHYSICAL
 from tests import given as shared
 from tests.invariants import Stateless
 
@@ -24,11 +24,11 @@ from tests.invariants import Stateless
 hidden_from = shared.view_hidden(GAME, CARDS)
 
 
-def deal(hands: list[list[str]], draw: list[str] = (), first: int = 0, **options: Any) -> Event:  # type: ignore[assignment]
-    """The opening event with stacked hands and draw pile (top last)."""
+def deal(hands: list[list[str]], talon: list[str] = (), first: int = 0, **options: Any) -> Event:  # type: ignore[assignment]
+    """The opening event with stacked hands and talon (top last)."""
     opts = GAME.Options(first_seat=first, **options).model_dump()
-    data = {"options": opts, "players": len(hands), "first": first, "hands": [list(h) for h in hands], "draw": list(draw)}
-    return Event("CardsDealt", data, None)
+    data = {"options": opts, "players": len(hands), "first": first, "hands": [list(h) for h in hands], "talon": list(talon)}
+    return Event("GameStarted", data, None)
 
 
 def played(seat: int, card: str, column: int, *, player: int | None = None, as_: str | None = None, move: str = "reinforce") -> Event:
@@ -40,7 +40,7 @@ def played(seat: int, card: str, column: int, *, player: int | None = None, as_:
 
 
 def drawn(seat: int, card: str) -> Event:
-    return Event("CardDrawn", {"card": card}, seat)
+    return Event("CardsDrawn", {"cards": [card]}, seat)
 
 
 def reinforced(seat: int, card: str, column: int, draw: str, next_seat: int) -> list[Event]:
@@ -49,12 +49,12 @@ def reinforced(seat: int, card: str, column: int, draw: str, next_seat: int) -> 
 
 
 def pile(*in_draw_order: str) -> list[str]:
-    """A draw pile from the cards in the order they will be drawn (first drawn = top)."""
+    """A talon from the cards in the order they will be drawn (first drawn = top)."""
     return list(reversed(in_draw_order))
 
 
 def mauw(seat: int, place: int, times: int = 1) -> list[Event]:
-    """``seat`` placed ``times`` Mauw on ``place`` (faces: the draw pile's top cards)."""
+    """``seat`` placed ``times`` Mauw on ``place`` (faces: the talon's top cards)."""
     return [Event("MauwWon", {"place": place}, seat) for _ in range(times)]
 
 
@@ -99,12 +99,10 @@ def E(type_: str, data: dict | None = None, seat: int | None = None) -> Event:  
 
 
 def secret_from(state: Any, seat: int | None) -> set[str]:
-    """Physical card codes ``seat`` must not see: other hands, the draw pile
+    """Physical card codes ``seat`` must not see: other hands, the talon
     and the Mauw faces, less the codes it sees elsewhere (its hand, the
     face-up entries, the discard pile, the attack in progress)."""
-    from shared.games.mauw.rules import PHYSICAL
-
-    hidden = set(state.draw)
+    hidden = set(state.talon)
     for s, hand in enumerate(state.hands):
         if s != seat:
             hidden.update(hand)

@@ -9,7 +9,7 @@ DRAW = pile("1R", "4B", "5B", "8R", "7Y", "2Y", "1R", "4B")
 def seat1_lone_3g(hands=None, **options):
     """Seat 1 put a lone 3G in its column 0 (and drew 1R); seat 0 to play."""
     hands = hands or [["6G", "3G", "JOKER", "2Y"], ["3G", "6G", "6G", "JOKER"]]
-    return given(deal(hands, draw=DRAW, first=1, **options), reinforced(1, "3G", 0, "1R", 0))
+    return given(deal(hands, talon=DRAW, first=1, **options), reinforced(1, "3G", 0, "1R", 0))
 
 
 ATTACK = {"type": "play", "card": "6G", "player": 1, "column": 0, "place": 0}
@@ -21,7 +21,7 @@ def test_attacking_an_opponents_warrior_gives_the_association_to_the_attacker():
     events = when(state, 0, ATTACK)
     assert events == [
         E("CardPlayed", {"card": "6G", "as": None, "player": 1, "column": 0, "move": "attack", "place": 0}, 0),
-        E("CardDrawn", {"card": "4B"}, 0),
+        E("CardsDrawn", {"cards": ["4B"]}, 0),
     ]
     state = then(state, events)
     assert GAME.awaiting(state) == {1}
@@ -40,7 +40,7 @@ def test_attacking_an_opponents_warrior_gives_the_association_to_the_attacker():
     after = then(state, events)
     assert column(after, 0, 0) == ["MAUW"] and column(after, 1, 0) == []
     assert points(after) == [18, 0]
-    assert GAME.view(after, None)["discard_count"] == 2
+    assert GAME.view(after, None)["discard_size"] == 2
 
 
 def test_an_attack_of_the_same_value_wins_the_pair_for_the_attacker():
@@ -59,7 +59,7 @@ def test_an_attack_of_the_same_value_wins_the_pair_for_the_attacker():
 def test_an_attack_on_a_warrior_covering_mauw_uncovers_them():
     """§Attaquer: a Warrior on an opponent's Mauw column is attackable; once taken the Mauw are uncovered again."""
     hands = [["6G", "3G", "JOKER", "2Y"], ["3G", "6G", "6G", "JOKER"]]
-    state = given(deal(hands, draw=DRAW + ["5B"], first=1), mauw(1, 1), reinforced(1, "3G", 1, "1R", 0))
+    state = given(deal(hands, talon=DRAW + ["5B"], first=1), mauw(1, 1), reinforced(1, "3G", 1, "1R", 0))
     assert points(state) == [0, 6]
     state = then(state, when(state, 0, {"type": "play", "card": "6G", "player": 1, "column": 1, "place": 3}))
     after = then(state, when(state, 1, {"type": "give_up"}))
@@ -81,11 +81,11 @@ def test_the_attacked_player_may_defend_with_an_identical_warrior_and_both_cards
     """§Attaquer 2: "L'adversaire attaqué peut se défendre en jouant un Guerrier identique ... les 2 cartes jouées sont défaussées"."""
     state = then(seat1_lone_3g(), when(seat1_lone_3g(), 0, ATTACK))
     events = when(state, 1, {"type": "defend", "card": "6G"})
-    assert events == [E("AttackDefended", {"card": "6G"}, 1), E("CardDrawn", {"card": "5B"}, 1)]
+    assert events == [E("AttackDefended", {"card": "6G"}, 1), E("CardsDrawn", {"cards": ["5B"]}, 1)]
     after = then(state, events)
     assert column(after, 1, 0) == ["3G"]
     view = GAME.view(after, None)
-    assert (view["discard_count"], view["discard_top"]) == (2, "6G")
+    assert (view["discard_size"], view["discard_top"]) == (2, "6G")
     assert GAME.awaiting(after) == {0}
     assert GAME.legal_actions(after, 0) == [{"type": "continue", "card": "JOKER"}, {"type": "give_up"}]
 
@@ -120,7 +120,7 @@ def test_after_a_defence_the_attacker_may_continue_with_an_identical_card_and_ta
     state = then(seat1_lone_3g(), when(seat1_lone_3g(), 0, ATTACK))
     state = then(state, when(state, 1, {"type": "defend", "card": "6G"}))
     events = when(state, 0, {"type": "continue", "card": "JOKER"})
-    assert events == [E("AttackContinued", {"card": "JOKER"}, 0), E("CardDrawn", {"card": "8R"}, 0)]
+    assert events == [E("AttackContinued", {"card": "JOKER"}, 0), E("CardsDrawn", {"cards": ["8R"]}, 0)]
     state = then(state, events)
     assert GAME.view(state, None)["chain"]["card"] == "*6G" and GAME.awaiting(state) == {1}
     events = when(state, 1, {"type": "give_up"})
@@ -132,7 +132,7 @@ def test_after_a_defence_the_attacker_may_continue_with_an_identical_card_and_ta
     ]
     after = then(state, events)
     assert column(after, 0, 0) == ["MAUW"] and column(after, 1, 0) == []
-    assert GAME.view(after, None)["discard_count"] == 4  # 6G 6G, then 3G and the Joker
+    assert GAME.view(after, None)["discard_size"] == 4  # 6G 6G, then 3G and the Joker
 
 
 def test_a_chain_of_three_replies_until_one_side_gives_up():
@@ -151,7 +151,7 @@ def test_a_chain_of_three_replies_until_one_side_gives_up():
     after = then(state, when(state, 0, {"type": "give_up"}))
     assert column(after, 1, 0) == ["3G"] and points(after) == [0, 3]
     view = GAME.view(after, None)
-    assert (view["discard_count"], view["discard_top"], view["chain"]) == (4, "6G", None)
+    assert (view["discard_size"], view["discard_top"], view["chain"]) == (4, "6G", None)
     assert GAME.awaiting(after) == {1}
 
 
@@ -161,7 +161,7 @@ def test_each_side_draws_back_to_4_after_each_card_of_a_chain():
     sizes = []
     for seat, action in [(0, ATTACK), (1, {"type": "defend", "card": "6G"}), (0, {"type": "continue", "card": "JOKER"})]:
         events = when(state, seat, action)
-        assert [e for e in events if e.type == "CardDrawn"] == [events[1]] and events[1].seat == seat
+        assert [e for e in events if e.type == "CardsDrawn"] == [events[1]] and events[1].seat == seat
         state = then(state, events)
         sizes.append(GAME.view(state, None)["hand_sizes"])
     assert sizes == [[4, 4]] * 3
@@ -183,7 +183,7 @@ def test_auto_give_up_replies_for_a_side_without_an_identical_card():
     events = when(state, 0, ATTACK)
     assert events == [
         E("CardPlayed", {"card": "6G", "as": None, "player": 1, "column": 0, "move": "attack", "place": 0}, 0),
-        E("CardDrawn", {"card": "4B"}, 0),
+        E("CardsDrawn", {"cards": ["4B"]}, 0),
         E("GaveUp", {"auto": True}, 1),
         E("WarriorsAssociated", {"player": 1, "column": 0, "same": False}, 0),
         E("MauwWon", {"place": 0}, 0),
@@ -203,7 +203,7 @@ def test_auto_give_up_replies_for_a_side_without_an_identical_card():
 def test_a_chain_that_would_recycle_its_own_cards_forever_stops_at_the_chain_limit():
     """Ours (option chain_limit, default 6): with both piles empty a defence's two cards are reshuffled and drawn straight back — the attacker gets at most 6 attack cards."""
     hands = [["6G", "6G", "2Y", "2Y"], ["3G", "6G", "1R", "1R"]]
-    state = given(deal(hands, draw=["4B"], first=1), reinforced(1, "3G", 0, "4B", 0))
+    state = given(deal(hands, talon=["4B"], first=1), reinforced(1, "3G", 0, "4B", 0))
     state = then(state, when(state, 0, ATTACK))
     attacks, replies = 1, 0
     while True:
@@ -218,7 +218,7 @@ def test_a_chain_that_would_recycle_its_own_cards_forever_stops_at_the_chain_lim
         assert replies < 50, "endless chain"
     view = GAME.view(state, None)
     assert (attacks, view["chain"]["attacks"], seat) == (6, 6, 0)
-    assert view["draw_count"] + view["discard_count"] <= 2  # the same 6G went round and round
+    assert view["talon_size"] + view["discard_size"] <= 2  # the same 6G went round and round
     assert legal == [{"type": "give_up"}]
     assert refused(state, 0, {"type": "continue", "card": "6G"}).code == "chain_limit"
     after = then(state, when(state, 0, {"type": "give_up"}))

@@ -9,13 +9,13 @@ HANDS = [["SPIRIT", "3G", "JOKER", "1R"], ["SPIRIT", "6G", "JOKER", "2Y"]]
 def seat1_has_mauw(hands=HANDS, players: int = 2, **options):
     """Seat 1 has one Mauw in column 0 and two in column 1; seat 0 to play."""
     hands = hands + [["4B", "4B", "5B", "5B"]] * (players - 2)
-    return given(deal(hands, draw=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B"), **options), mauw(1, 0), mauw(1, 1, 2))
+    return given(deal(hands, talon=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B"), **options), mauw(1, 0), mauw(1, 1, 2))
 
 
 def blocked_by_a_spirit(hands=HANDS):
     """As above, then seat 0 covered seat 1's column 0 with a Spirit; seat 1 to play."""
     return given(
-        deal(hands, draw=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B")),
+        deal(hands, talon=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B")),
         mauw(1, 0),
         mauw(1, 1, 2),
         played(0, "SPIRIT", 0, player=1, move="block"),
@@ -31,7 +31,7 @@ def test_a_spirit_on_an_opponents_mauw_column_brings_its_points_to_0():
     events = when(state, 0, {"type": "play", "card": "SPIRIT", "player": 1, "column": 0})
     assert events == [
         E("CardPlayed", {"card": "SPIRIT", "as": None, "player": 1, "column": 0, "move": "block"}, 0),
-        E("CardDrawn", {"card": "8R"}, 0),
+        E("CardsDrawn", {"cards": ["8R"]}, 0),
         E("TurnEnded", {"next": 1}),
     ]
     after = then(state, events)
@@ -66,7 +66,7 @@ def test_only_an_opponents_uncovered_mauw_column_can_be_blocked():
     assert refused(state, 0, {"type": "play", "card": "3G", "player": 1, "column": 3}).code == "empty_slot"
     hands = [["SPIRIT", "3G", "JOKER", "1R"], ["SPIRIT", "6G", "JOKER", "2Y"]]
     state = given(
-        deal(hands, draw=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B"), first=1),
+        deal(hands, talon=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B"), first=1),
         mauw(0, 0),
         played(1, "SPIRIT", 0, player=0, move="block"),
         drawn(1, "7Y"),
@@ -84,7 +84,7 @@ def test_only_an_opponents_uncovered_mauw_column_can_be_blocked():
 def test_a_spirit_cannot_block_ones_own_column():
     """§Bloquer: only an opponent's column is blocked; a Spirit on one's own Mauw column is refused."""
     hands = [["SPIRIT", "3G", "JOKER", "1R"], ["SPIRIT", "6G", "JOKER", "2Y"]]
-    state = given(deal(hands, draw=pile("7Y", "5B")), mauw(0, 0))
+    state = given(deal(hands, talon=pile("7Y", "5B")), mauw(0, 0))
     assert refused(state, 0, {"type": "play", "card": "SPIRIT", "player": 0, "column": 0}).code == "not_a_warrior"
 
 
@@ -94,7 +94,7 @@ def test_a_blocked_player_waits_for_their_turn_to_unblock():
     state = then(state, when(state, 0, {"type": "play", "card": "SPIRIT", "player": 1, "column": 0}))
     assert GAME.awaiting(state) == {1}
     hands = [HANDS[0], ["4B", "4B", "5B", "5B"], HANDS[1]]
-    state = given(deal(hands, draw=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B")), mauw(2, 0))
+    state = given(deal(hands, talon=pile("7Y", "7Y", "7Y", "8R", "2Y", "5B", "4B")), mauw(2, 0))
     state = then(state, when(state, 0, {"type": "play", "card": "SPIRIT", "player": 2, "column": 0}))
     assert GAME.awaiting(state) == {1}
     assert refused(state, 2, {"type": "play", "card": "SPIRIT", "player": 2, "column": 0}).code == "not_your_turn"
@@ -107,13 +107,13 @@ def test_unblocking_a_spirit_with_a_spirit_discards_both_and_ends_the_turn():
     events = when(state, 1, {"type": "play", "card": "SPIRIT", "player": 1, "column": 0})
     assert events == [
         E("CardPlayed", {"card": "SPIRIT", "as": None, "player": 1, "column": 0, "move": "unblock"}, 1),
-        E("CardDrawn", {"card": "2Y"}, 1),
+        E("CardsDrawn", {"cards": ["2Y"]}, 1),
         E("TurnEnded", {"next": 0}),
     ]
     after = then(state, events)
     assert column(after, 1, 0) == ["MAUW"] and points(after) == [0, 18 + 36]
     view = GAME.view(after, None)
-    assert (view["discard_count"], view["discard_top"]) == (2, "SPIRIT")
+    assert (view["discard_size"], view["discard_top"]) == (2, "SPIRIT")
 
 
 def test_a_joker_also_unblocks_a_spirit():

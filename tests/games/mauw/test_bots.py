@@ -51,7 +51,7 @@ def test_the_monte_carlo_deals_only_what_the_seat_cannot_see(players):
 def test_the_heuristic_completes_pairs():
     """Bots: heuristic completes pairs — a partner on its lone Warrior wins a Mauw."""
     hands = [["1R", "8R", "SPIRIT", "2Y"], ["3G", "7Y", "6G", "4B"]]
-    state = given(deal(hands, draw=pile("6G", "4B", "5B", "5B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "3G", 0, "4B", 0))
+    state = given(deal(hands, talon=pile("6G", "4B", "5B", "5B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "3G", 0, "4B", 0))
     action = choose(heuristic_strategy, state, 0)
     assert (action["card"], action["player"], action["column"]) == ("8R", 0, 0)
 
@@ -59,7 +59,7 @@ def test_the_heuristic_completes_pairs():
 def test_the_heuristic_blocks_the_leaders_best_column():
     """Bots: heuristic blocks the leader's best column with a Spirit."""
     hands = [["SPIRIT", "1R", "2Y", "4B"], ["3G", "7Y", "6G", "4B"], ["5B", "5B", "6G", "4B"]]
-    state = given(deal(hands, draw=pile("7Y", "7Y", "7Y", "7Y", "8R", "8R")), mauw(1, 2, 2), mauw(2, 0), mauw(1, 0))
+    state = given(deal(hands, talon=pile("7Y", "7Y", "7Y", "7Y", "8R", "8R")), mauw(1, 2, 2), mauw(2, 0), mauw(1, 0))
     action = choose(heuristic_strategy, state, 0)
     assert action == {"type": "play", "card": "SPIRIT", "player": 1, "column": 2}
 
@@ -67,7 +67,7 @@ def test_the_heuristic_blocks_the_leaders_best_column():
 def test_the_heuristic_attacks_exposed_warriors():
     """Bots: heuristic attacks an opponent's exposed Warrior of its colour when it has room for the Mauw."""
     hands = [["6G", "SPIRIT", "SPIRIT", "SPIRIT"], ["3G", "7Y", "1R", "4B"]]
-    state = given(deal(hands, draw=pile("2Y", "8R", "8R"), first=1), reinforced(1, "3G", 0, "2Y", 0))
+    state = given(deal(hands, talon=pile("2Y", "8R", "8R"), first=1), reinforced(1, "3G", 0, "2Y", 0))
     action = choose(heuristic_strategy, state, 0)
     assert (action["card"], action["player"], action["column"]) == ("6G", 1, 0)
 
@@ -76,7 +76,7 @@ def _warrior_block_attacked():
     """Seat 0 covered seat 1's two Mauw with a 3G, then attacks that 3G with a 6G; seat 1 (holding a 6G) must reply."""
     hands = [["6G", "2Y", "2Y", "2Y"], ["6G", "1R", "1R", "SPIRIT"]]
     state = given(
-        deal(hands, draw=pile("7Y", "7Y", "3G", "8R", "8R", "8R")),
+        deal(hands, talon=pile("7Y", "7Y", "3G", "8R", "8R", "8R")),
         mauw(1, 1, 2),
         reinforced(0, "2Y", 0, "3G", 1),
         reinforced(1, "1R", 0, "8R", 0),
@@ -91,7 +91,7 @@ def _warrior_block_attacked():
 def test_the_heuristic_defends_when_losing_the_warrior_costs_it():
     """Bots: heuristic defends with the identical Warrior when the attack would swing points to the attacker."""
     hands = [["6G", "2Y", "2Y", "2Y"], ["3G", "6G", "1R", "SPIRIT"]]
-    state = given(deal(hands, draw=pile("8R", "7Y", "7Y", "7Y"), first=1), mauw(1, 1, 2), reinforced(1, "3G", 0, "8R", 0))
+    state = given(deal(hands, talon=pile("8R", "7Y", "7Y", "7Y"), first=1), mauw(1, 1, 2), reinforced(1, "3G", 0, "8R", 0))
     state = then(state, when(state, 0, {"type": "play", "card": "6G", "player": 1, "column": 0, "place": 1}))
     assert GAME.awaiting(state) == {1}
     assert choose(heuristic_strategy, state, 1) == {"type": "defend", "card": "6G"}
@@ -108,7 +108,7 @@ def test_the_strong_bot_takes_the_three_column_win():
     """Bots: strong plays the winning association when it has one."""
     hands = [["1R", "8R", "2Y", "2Y"], ["SPIRIT", "SPIRIT", "4B", "4B"]]
     state = given(
-        deal(hands, draw=pile(*["7Y"] * 8, "5B", "3G", "1R")),
+        deal(hands, talon=pile(*["7Y"] * 8, "5B", "3G", "1R")),
         mauw(0, 0, 3),
         mauw(0, 1, 3),
         mauw(0, 2, 2),

@@ -12,7 +12,7 @@ def three_columns_position(**options):
     faces0 = ["7Y"] * 8
     faces1 = ["6G"] * 7
     return given(
-        deal(hands, draw=pile(*faces0, *faces1, "5B", "3G", "5B", "2Y", "1R"), first=1, **options),
+        deal(hands, talon=pile(*faces0, *faces1, "5B", "3G", "5B", "2Y", "1R"), first=1, **options),
         mauw(0, 0, 3),
         mauw(0, 1, 3),
         mauw(0, 2, 2),
@@ -52,14 +52,14 @@ def test_a_covered_column_of_three_mauw_counts_unless_the_table_says_otherwise()
     """§Fin: "3 colonnes comprenant chacune 3 Mauw" — a Spirit on top does not remove the Mauw; option covered_columns_count=false."""
     state = three_columns_position(covered_columns_count=False)
     events = when(state, 0, {"type": "play", "card": "8R", "player": 0, "column": 3, "place": 2})
-    assert [e.type for e in events][-2:] == ["CardDrawn", "TurnEnded"]
+    assert [e.type for e in events][-2:] == ["CardsDrawn", "TurnEnded"]
     assert GAME.view(then(state, events), None)["full_columns"] == [1, 0]
 
 
 def _short_piles(card1: str):
     """A table whose piles hold a single card (the rule does not depend on the deck: the piles are shortened to reach it)."""
     hands = [["2Y", "1R", "8R", "3G"], [card1, "6G", "3G", "4B"]]
-    state = given(deal(hands, draw=["5B"]))
+    state = given(deal(hands, talon=["5B"]))
     return then(state, when(state, 0, {"type": "play", "card": "2Y", "player": 0, "column": 0}))
 
 
@@ -94,7 +94,7 @@ def test_no_action_is_accepted_once_the_game_is_over():
 def test_a_stalemate_ends_the_game_after_rounds_without_a_mauw_placed():
     """Ours (option stalemate_rounds): no Mauw placed for that many rounds ends the game with column points."""
     hands = [["1R", "8R", "3G", "4B"], ["2Y", "7Y", "6G", "5B"]]
-    state = given(deal(hands, draw=pile("1R", "2Y", "SPIRIT", "1R", "2Y", "1R", "2Y", "1R"), stalemate_rounds=2))
+    state = given(deal(hands, talon=pile("1R", "2Y", "SPIRIT", "1R", "2Y", "1R", "2Y", "1R"), stalemate_rounds=2))
     turns = [
         (0, {"card": "1R", "column": 0}),
         (1, {"card": "2Y", "column": 0}),
@@ -116,7 +116,7 @@ def test_a_stalemate_ends_the_game_after_rounds_without_a_mauw_placed():
 def _blocked(k: int, card: str | None, as_: str | None = None):
     """Seat 0 has ``k`` Mauw in column 0; seat 1 then covered it with ``card`` (or played elsewhere)."""
     hands = [["2Y", "7Y", "2Y", "7Y"], ["3G", "SPIRIT", "JOKER", "5B"]]
-    state = given(deal(hands, draw=pile(*["8R"] * k, "4B"), first=1), mauw(0, 0, k))
+    state = given(deal(hands, talon=pile(*["8R"] * k, "4B"), first=1), mauw(0, 0, k))
     if card is None:
         return state
     return then(state, when(state, 1, {"type": "play", "card": card, "as": as_, "player": 0, "column": 0}))
@@ -145,7 +145,7 @@ def test_column_points_are_the_value_on_top_times_2_per_mauw(k, card, as_, expec
 def test_a_lone_warrior_is_worth_its_value():
     """Rulings: "A Warrior alone on a slot is worth its value"."""
     hands = [["7Y", "8R", "2Y", "3G"], ["3G", "SPIRIT", "JOKER", "5B"]]
-    state = given(deal(hands, draw=pile("4B", "4B")), reinforced(0, "7Y", 0, "4B", 1))
+    state = given(deal(hands, talon=pile("4B", "4B")), reinforced(0, "7Y", 0, "4B", 1))
     state = then(state, when(state, 1, {"type": "play", "card": "JOKER", "as": "6G", "player": 1, "column": 3}))
     assert points(state) == [7, 6]
     assert column(state, 1, 3) == ["*6G"]

@@ -10,7 +10,7 @@ HANDS = [["1R", "8R", "JOKER", "SPIRIT"], ["2Y", "7Y", "6G", "SPIRIT"]]
 
 def position():
     """Seat 0: a lone 1R in column 0; seat 1: a Mauw in column 1 and a lone 2Y in column 0; seat 0 to play."""
-    return given(deal(HANDS, draw=pile("4B", "3G", "5B", "5B", "4B")), mauw(1, 1), reinforced(0, "1R", 0, "3G", 1), reinforced(1, "2Y", 0, "5B", 0))
+    return given(deal(HANDS, talon=pile("4B", "3G", "5B", "5B", "4B")), mauw(1, 1), reinforced(0, "1R", 0, "3G", 1), reinforced(1, "2Y", 0, "5B", 0))
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ def test_every_refusal_code_is_reachable():
     """Contract: each documented refusal code is raised by some action (and no other code exists)."""
     pos = position()
     chain = _chain()
-    over = given(deal([["2Y", "1R", "8R", "3G"], ["7Y", "6G", "3G", "4B"]], draw=["5B"]))
+    over = given(deal([["2Y", "1R", "8R", "3G"], ["7Y", "6G", "3G", "4B"]], talon=["5B"]))
     over = then(over, when(over, 0, {"type": "play", "card": "2Y", "player": 0, "column": 0}))
     over = then(over, when(over, 1, {"type": "play", "card": "7Y", "player": 1, "column": 0}))
     cases = [
@@ -98,7 +98,7 @@ def test_every_refusal_code_is_reachable():
     assert "column_blocked" not in codes
     blocked = then(position(), when(position(), 0, {"type": "play", "card": "SPIRIT", "player": 1, "column": 1}))
     codes.append(refused(blocked, 1, {"type": "play", "card": "7Y", "player": 1, "column": 1}).code)
-    limited = given(deal([["6G", "6G", "2Y", "2Y"], ["3G", "6G", "1R", "1R"]], draw=pile("4B", "7Y", "7Y"), first=1, chain_limit=1))
+    limited = given(deal([["6G", "6G", "2Y", "2Y"], ["3G", "6G", "1R", "1R"]], talon=pile("4B", "7Y", "7Y"), first=1, chain_limit=1))
     limited = then(limited, when(limited, 1, {"type": "play", "card": "3G", "player": 1, "column": 0}))
     limited = then(limited, when(limited, 0, {"type": "play", "card": "6G", "player": 1, "column": 0, "place": 0}))
     limited = then(limited, when(limited, 1, {"type": "defend", "card": "6G"}))

@@ -8,7 +8,7 @@ def lone_1r(draw: tuple[str, ...] = ("5B", "4B")):
     """Seat 0 has a lone 1R in column 0 and holds 8R, 1R, SPIRIT; seat 1 a lone 2Y."""
     hands = [["1R", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
     return given(
-        deal(hands, draw=pile("6G", "3G", *draw)),
+        deal(hands, talon=pile("6G", "3G", *draw)),
         reinforced(0, "1R", 0, "6G", 1),
         reinforced(1, "2Y", 0, "3G", 0),
     )
@@ -16,7 +16,7 @@ def lone_1r(draw: tuple[str, ...] = ("5B", "4B")):
 
 def test_reinforce_with_a_warrior_on_an_empty_slot():
     """§Renforcer: play a Warrior "sur un emplacement vide"; a Warrior alone is worth its value."""
-    state = given(deal([["3G", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]], draw=["4B"]))
+    state = given(deal([["3G", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]], talon=["4B"]))
     events = when(state, 0, {"type": "play", "card": "3G", "player": 0, "column": 2})
     assert events[0] == E("CardPlayed", {"card": "3G", "as": None, "player": 0, "column": 2, "move": "reinforce"}, 0)
     after = then(state, events)
@@ -25,7 +25,7 @@ def test_reinforce_with_a_warrior_on_an_empty_slot():
 
 def test_reinforce_with_a_warrior_on_an_own_mauw_column():
     """§Renforcer: play a Warrior "sur une colonne de Mauw" (rulings: a Warrior 3 on two Mauw scores 12)."""
-    state = given(deal([["3G", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]], draw=["4B", "5B", "5B"]), mauw(0, 1, 2))
+    state = given(deal([["3G", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]], talon=["4B", "5B", "5B"]), mauw(0, 1, 2))
     assert points(state) == [36, 0]
     events = when(state, 0, {"type": "play", "card": "3G", "player": 0, "column": 1})
     assert events[0].data["move"] == "reinforce"
@@ -43,7 +43,7 @@ def test_a_spirit_does_not_reinforce():
 def test_a_warrior_goes_on_an_own_warrior_only_of_the_same_colour():
     """§Renforcer: "sur un guerrier de même couleur" — another colour is refused (colour_mismatch)."""
     hands = [["1R", "3G", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
-    state = given(deal(hands, draw=pile("6G", "3G", "4B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "2Y", 0, "3G", 0))
+    state = given(deal(hands, talon=pile("6G", "3G", "4B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "2Y", 0, "3G", 0))
     assert refused(state, 0, {"type": "play", "card": "3G", "player": 0, "column": 0}).code == "colour_mismatch"
 
 
@@ -55,13 +55,13 @@ def test_an_association_of_different_values_discards_both_and_wins_the_top_of_th
         E("CardPlayed", {"card": "8R", "as": None, "player": 0, "column": 0, "move": "associate"}, 0),
         E("WarriorsAssociated", {"player": 0, "column": 0, "same": False}, 0),
         E("MauwWon", {"place": 0}, 0),  # the 5B on top of the draw pile, face down
-        E("CardDrawn", {"card": "4B"}, 0),
+        E("CardsDrawn", {"cards": ["4B"]}, 0),
         E("TurnEnded", {"next": 1}),
     ]
     after = then(state, events)
     assert column(after, 0, 0) == ["MAUW"] and points(after) == [18, 2]
     view = GAME.view(after, None)
-    assert (view["discard_count"], view["discard_top"], view["draw_count"]) == (2, "8R", 0)
+    assert (view["discard_size"], view["discard_top"], view["talon_size"]) == (2, "8R", 0)
 
 
 def test_an_association_of_the_same_value_turns_one_card_into_a_mauw_and_places_both_together():
@@ -72,19 +72,19 @@ def test_an_association_of_the_same_value_turns_one_card_into_a_mauw_and_places_
         E("CardPlayed", {"card": "1R", "as": None, "player": 0, "column": 0, "move": "associate"}, 0),
         E("WarriorsAssociated", {"player": 0, "column": 0, "same": True}, 0),
         E("PairPlaced", {"place": 2}, 0),
-        E("CardDrawn", {"card": "5B"}, 0),
+        E("CardsDrawn", {"cards": ["5B"]}, 0),
         E("TurnEnded", {"next": 1}),
     ]
     after = then(state, events)
     assert column(after, 0, 0) == [] and column(after, 0, 2) == ["MAUW", "1R"]
-    assert points(after) == [2, 2] and GAME.view(after, None)["discard_count"] == 0
+    assert points(after) == [2, 2] and GAME.view(after, None)["discard_size"] == 0
 
 
 def test_the_won_mauw_goes_on_an_empty_slot_or_a_mauw_column():
     """§Association: the Mauw is placed "sur un emplacement vide ou une colonne de Mauw" — never on a lone Warrior."""
     hands = [["1R", "8R", "3G", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
     state = given(
-        deal(hands, draw=pile("6G", "3G", "5B", "5B", "4B", "4B")),
+        deal(hands, talon=pile("6G", "3G", "5B", "5B", "4B", "4B")),
         reinforced(0, "1R", 0, "6G", 1),
         reinforced(1, "2Y", 0, "3G", 0),
         reinforced(0, "3G", 1, "5B", 1),
@@ -101,7 +101,7 @@ def test_a_column_holds_at_most_3_mauw_and_a_fourth_card_is_never_a_mauw():
     """§Mise en place: at most 4 cards, at most 3 Mauw; the fourth (top) card is never a Mauw."""
     hands = [["1R", "8R", "3G", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
     state = given(
-        deal(hands, draw=pile("6G", "6G", "6G", "4B", "5B", "5B", "4B")),
+        deal(hands, talon=pile("6G", "6G", "6G", "4B", "5B", "5B", "4B")),
         mauw(0, 1, 3),
         reinforced(0, "1R", 0, "4B", 1),
         reinforced(1, "2Y", 0, "5B", 0),
@@ -124,7 +124,7 @@ def _full_area():
     """Seat 0: column 0 is three Mauw under its own 1R, columns 1–3 lone Warriors; it holds 8R and 1R."""
     hands = [["2Y", "7Y", "3G", "1R"], ["4B", "5B", "4B", "5B"]]
     return given(
-        deal(hands, draw=pile("6G", "6G", "6G", "8R", "4B", "2Y", "5B", "6G", "4B", "1R", "5B", "SPIRIT", "7Y")),
+        deal(hands, talon=pile("6G", "6G", "6G", "8R", "4B", "2Y", "5B", "6G", "4B", "1R", "5B", "SPIRIT", "7Y")),
         mauw(0, 0, 3),
         reinforced(0, "2Y", 1, "8R", 1),
         reinforced(1, "4B", 0, "4B", 0),
@@ -148,13 +148,13 @@ def test_a_won_mauw_that_cannot_be_placed_is_lost_and_discarded():
         E("CardPlayed", {"card": "8R", "as": None, "player": 0, "column": 0, "move": "associate"}, 0),
         E("WarriorsAssociated", {"player": 0, "column": 0, "same": False}, 0),
         E("MauwLost", {"card": "SPIRIT"}, 0),
-        E("CardDrawn", {"card": "7Y"}, 0),
+        E("CardsDrawn", {"cards": ["7Y"]}, 0),
         E("TurnEnded", {"next": 1}),
     ]
     after = then(state, events)
     assert column(after, 0, 0) == ["MAUW"] * 3
     view = GAME.view(after, None)
-    assert (view["discard_count"], view["discard_top"]) == (3, "SPIRIT")
+    assert (view["discard_size"], view["discard_top"]) == (3, "SPIRIT")
     placed = {"type": "play", "card": "8R", "player": 0, "column": 0, "place": 0}
     assert refused(_full_area(), 0, placed).code == "bad_placement"
 
@@ -169,13 +169,13 @@ def test_a_won_pair_that_cannot_be_placed_is_lost_and_discarded():
     ]
     after = then(state, events)
     assert column(after, 0, 0) == ["MAUW"] * 3
-    assert GAME.view(after, None)["discard_count"] == 2
+    assert GAME.view(after, None)["discard_size"] == 2
 
 
 def test_a_joker_is_declared_as_a_specific_card_and_stays_that_card():
     """§Matériel, rulings: a Joker replaces any card, declared when played, and stays that card."""
     hands = [["JOKER", "6G", "1R", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
-    state = given(deal(hands, draw=pile("8R", "3G", "5B", "4B")))
+    state = given(deal(hands, talon=pile("8R", "3G", "5B", "4B")))
     events = when(state, 0, {"type": "play", "card": "JOKER", "as": "3G", "player": 0, "column": 0})
     assert events[0] == E("CardPlayed", {"card": "JOKER", "as": "3G", "player": 0, "column": 0, "move": "reinforce"}, 0)
     state = then(state, events)
@@ -185,13 +185,13 @@ def test_a_joker_is_declared_as_a_specific_card_and_stays_that_card():
     events = when(state, 0, {"type": "play", "card": "6G", "player": 0, "column": 0, "place": 0})
     assert events[1] == E("WarriorsAssociated", {"player": 0, "column": 0, "same": False}, 0)
     after = then(state, events)
-    assert GAME.view(after, None)["discard_top"] == "6G" and GAME.view(after, None)["discard_count"] == 2
+    assert GAME.view(after, None)["discard_top"] == "6G" and GAME.view(after, None)["discard_size"] == 2
 
 
 def test_a_joker_played_on_a_warrior_makes_an_association():
     """§Renforcer, Important: "Un Guerrier (ou un Joker) joué sur un autre Guerrier de même couleur entraine une association"."""
     hands = [["1R", "JOKER", "3G", "SPIRIT"], ["2Y", "7Y", "6G", "JOKER"]]
-    state = given(deal(hands, draw=pile("6G", "3G", "5B", "4B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "2Y", 0, "3G", 0))
+    state = given(deal(hands, talon=pile("6G", "3G", "5B", "4B")), reinforced(0, "1R", 0, "6G", 1), reinforced(1, "2Y", 0, "3G", 0))
     declared = sorted(a["as"] for a in GAME.legal_actions(state, 0) if a.get("card") == "JOKER" and a["column"] == 0 and a["player"] == 0)
     assert set(declared) == {"1R", "8R"}
     events = when(state, 0, {"type": "play", "card": "JOKER", "as": "1R", "player": 0, "column": 0, "place": 0})

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from shared.games.mauw import GAME
-from shared.games.mauw.rules import BY_COLOUR, COLOUR, VALUE, WARRIORS, deck
+from shared.games.mauw.cards import BY_COLOUR, COLOUR, VALUE, WARRIORS, deck
 
 
 def test_the_game_has_72_cards_56_warriors_12_spirits_and_4_jokers():
@@ -53,8 +53,8 @@ def test_dotted_cards_are_removed_by_player_count(players, total, copies, spirit
 def test_each_player_is_dealt_4_cards_from_the_shuffled_draw_pile():
     """§Mise en place: shuffle the cards into a face-down draw pile, deal 4 cards to each player."""
     (event,) = GAME.start(GAME.Options(), 4, random.Random(3))
-    assert event.type == "CardsDealt" and event.data["players"] == 4
-    hands, draw = event.data["hands"], event.data["draw"]
+    assert event.type == "GameStarted" and event.data["players"] == 4
+    hands, draw = event.data["hands"], event.data["talon"]
     assert [len(h) for h in hands] == [4, 4, 4, 4]
     assert len(draw) == 62 - 16
     assert Counter(sum(hands, []) + draw) == Counter(deck(4))

@@ -5,9 +5,9 @@ import json
 from tests.games.mauw.given import deal, given, mauw, pile, refused, reinforced, then, when
 from tests.invariants import strings_in
 from shared.games.mauw import GAME
-from shared.games.mauw.rules import CARDS
+from shared.games.mauw.cards import CARDS
 
-# Seat 0 holds reds, seat 1 yellows; the draw pile alone holds blues; Mauw faces are green.
+# Seat 0 holds reds, seat 1 yellows; the talon alone holds blues; Mauw faces are green.
 HANDS = [["1R", "8R", "1R", "SPIRIT"], ["2Y", "7Y", "2Y", "JOKER"]]
 DRAW = pile("6G", "3G", "6G", "5B", "4B", "5B", "4B")
 
@@ -15,7 +15,7 @@ DRAW = pile("6G", "3G", "6G", "5B", "4B", "5B", "4B")
 def position():
     """Seat 0 has a Mauw (green face) in column 1 and a lone 1R; seat 1 a lone 2Y."""
     return given(
-        deal(HANDS, draw=DRAW),
+        deal(HANDS, talon=DRAW),
         mauw(0, 1),
         reinforced(0, "1R", 0, "3G", 1),
         reinforced(1, "2Y", 0, "6G", 0),
@@ -47,43 +47,43 @@ def test_every_play_area_is_public_but_a_mauw_shows_only_its_back():
     assert "6G" not in strings_in(GAME.view(state, 0)) and "6G" not in strings_in(GAME.view(state, None))
 
 
-def test_the_draw_pile_is_hidden():
-    """Issue 5, Views: the draw pile shows only its size."""
+def test_the_talon_is_hidden():
+    """Issue 5, Views: the talon (draw pile) shows only its size."""
     state = position()
     for seat in (0, 1, None):
         view = GAME.view(state, seat)
-        assert view["draw_count"] == 4
+        assert view["talon_size"] == 4
         assert not {"4B", "5B"} & set(strings_in(view))
 
 
 def test_the_deal_shows_each_seat_only_its_own_hand():
-    """§Mise en place: the deal event is redacted per seat; the draw pile order stays hidden."""
-    event = deal(HANDS, draw=DRAW)
+    """§Mise en place: the deal event is redacted per seat; the talon's order stays hidden."""
+    event = deal(HANDS, talon=DRAW)
     for seat in (0, 1, None):
         red = GAME.redact(event, seat)
         assert red.data["hands"] == [h if i == seat else None for i, h in enumerate(HANDS)]
-        assert red.data["draw"] is None and red.data["draw_count"] == 7 and red.data["hand_sizes"] == [4, 4]
+        assert "talon" not in red.data and red.data["talon_size"] == 7 and red.data["hand_sizes"] == [4, 4]
     assert event.data["hands"] == HANDS  # the log itself is untouched
 
 
 def test_a_drawn_card_is_shown_only_to_its_drawer():
     """§Déroulement: the card drawn is seen by its drawer only."""
-    state = given(deal(HANDS, draw=DRAW))
+    state = given(deal(HANDS, talon=DRAW))
     events = when(state, 0, {"type": "play", "card": "1R", "player": 0, "column": 0})
     draw = events[1]
-    assert GAME.redact(draw, 0).data == {"card": "6G"}
-    assert GAME.redact(draw, 1).data == {} and GAME.redact(draw, None).data == {}
+    assert GAME.redact(draw, 0).data == {"cards": ["6G"]}
+    assert GAME.redact(draw, 1).data == {"count": 1} and GAME.redact(draw, None).data == {"count": 1}
     assert GAME.redact(events[0], 1) == events[0]  # the played card is public
 
 
-def test_a_rebuilt_draw_pile_shows_only_its_size():
-    """§Déroulement: the reshuffled discard pile becomes a hidden draw pile."""
-    state = given(deal([["SPIRIT"] * 4, ["2Y", "7Y", "2Y", "JOKER"]], draw=[]))
+def test_a_reshuffled_talon_shows_only_its_size():
+    """§Déroulement: the reshuffled discard pile becomes a hidden talon."""
+    state = given(deal([["SPIRIT"] * 4, ["2Y", "7Y", "2Y", "JOKER"]], talon=[]))
     events = when(state, 0, {"type": "discard_hand"})
     rebuilt = events[1]
-    assert rebuilt.type == "DrawPileRebuilt"
+    assert rebuilt.type == "TalonReshuffled"
     for seat in (0, 1, None):
-        assert GAME.redact(rebuilt, seat).data == {"count": 4}
+        assert GAME.redact(rebuilt, seat).data == {"talon_size": 4}
 
 
 def test_a_won_mauw_never_carries_its_face():
@@ -97,7 +97,7 @@ def test_a_won_mauw_never_carries_its_face():
 def test_an_attack_in_progress_is_public():
     """Rulings: the chain is public — who attacks whom, the card lying on the target, who must reply."""
     state = given(
-        deal([["1R", "8R", "3G", "SPIRIT"], ["8R", "7Y", "2Y", "JOKER"]], draw=pile("6G", "5B")),
+        deal([["1R", "8R", "3G", "SPIRIT"], ["8R", "7Y", "2Y", "JOKER"]], talon=pile("6G", "5B")),
         reinforced(0, "1R", 0, "6G", 1),
     )
     state = then(state, when(state, 1, {"type": "play", "card": "8R", "player": 0, "column": 0, "place": 0}))
