@@ -456,13 +456,13 @@ def _legal_give_bad_luck(s: State, seat: int) -> list[dict]:
 
 #: The handlers of each action type (docs, "Actions").
 ACTIONS: dict[str, ActionRule] = {
-    "choose": ActionRule(_decide_choose, _legal_choose),
-    "clue": ActionRule(_decide_clue, _legal_clue),
-    "propose": ActionRule(_decide_propose, _legal_propose),
+    "choose": ActionRule(_decide_choose, _legal_choose, {"symbol": str}),
+    "clue": ActionRule(_decide_clue, _legal_clue, {"word": str}),
+    "propose": ActionRule(_decide_propose, _legal_propose, {"word": str}),
     "pass": ActionRule(_decide_pass, _legal_pass),
     "curse": ActionRule(_decide_curse, _legal_curse),
-    "vote": ActionRule(_decide_vote, _legal_vote),
-    "give_bad_luck": ActionRule(_decide_give_bad_luck, _legal_give_bad_luck),
+    "vote": ActionRule(_decide_vote, _legal_vote, {"agree": bool}),
+    "give_bad_luck": ActionRule(_decide_give_bad_luck, _legal_give_bad_luck, {"to": int}),
 }
 
 #: The action types open in each phase, in the order they are listed.
@@ -527,6 +527,7 @@ class MauditMotDit(BaseGame):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options
+    actions = ACTIONS
 
     start = staticmethod(start)
     decide = staticmethod(decide)

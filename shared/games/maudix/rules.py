@@ -532,13 +532,13 @@ def _legal_give_back(st: State, seat: int) -> list[dict]:
 
 #: Action type -> its decide and legal handlers (docs/games/maudix.md, "Actions").
 ACTIONS: dict[str, ActionRule] = {
-    "ecart": ActionRule(_decide_ecart, _legal_ecart),
-    "designate": ActionRule(_decide_designate, _legal_designate),
-    "bid": ActionRule(_decide_bid, _legal_bid),
-    "play": ActionRule(_decide_play, _legal_play),
-    "steal": ActionRule(_decide_steal, _legal_steal),
+    "ecart": ActionRule(_decide_ecart, _legal_ecart, {"cards": list[str], "to": int}),
+    "designate": ActionRule(_decide_designate, _legal_designate, {"target": int}),
+    "bid": ActionRule(_decide_bid, _legal_bid, {"tricks": int}),
+    "play": ActionRule(_decide_play, _legal_play, {"card": str}),
+    "steal": ActionRule(_decide_steal, _legal_steal, {"target": int, "suit": str, "end": str}),
     "decline": ActionRule(_decide_decline, _legal_decline),
-    "give_back": ActionRule(_decide_give_back, _legal_give_back),
+    "give_back": ActionRule(_decide_give_back, _legal_give_back, {"card": str}),
 }
 
 #: The action types open in each phase, in the order ``legal_actions`` lists them.
@@ -614,6 +614,7 @@ class Maudix(BaseGame):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options
+    actions = ACTIONS
     strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     start = staticmethod(start)

@@ -533,11 +533,11 @@ def _legal_callout(s: State, seat: int) -> list[dict]:
 
 #: The handlers of each action type, in the order ``legal_actions`` lists them.
 ACTIONS: dict[str, ActionRule] = {
-    "play": ActionRule(_decide_play, _legal_play),
+    "play": ActionRule(_decide_play, _legal_play, {"card": str, "suit": (str, None), "announce": (str, None)}),
     "draw": ActionRule(_decide_draw, _legal_draw),
     "keep": ActionRule(_decide_keep, _legal_keep),
-    "wish": ActionRule(_decide_wish, _legal_wish),
-    "callout": ActionRule(_decide_callout, _legal_callout),
+    "wish": ActionRule(_decide_wish, _legal_wish, {"suit": str}),
+    "callout": ActionRule(_decide_callout, _legal_callout, {"seat": int}),
 }
 ACTION_TYPES = tuple(ACTIONS)
 
@@ -612,6 +612,7 @@ class MauMau(BaseGame):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options
+    actions = ACTIONS
 
     start = staticmethod(start)
     decide = staticmethod(decide)

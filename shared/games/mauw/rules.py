@@ -766,10 +766,11 @@ def _legal_give_up(state: State, seat: int) -> list[dict]:
 
 #: Action type -> its decide and legal handlers.
 ACTIONS: dict[str, ActionRule] = {
-    "play": ActionRule(_decide_play, _legal_play),
+    "play": ActionRule(_decide_play, _legal_play,
+                       {"card": str, "player": int, "column": int, "as": (str, None), "place": (int, None)}),
     "discard_hand": ActionRule(_decide_discard_hand, _legal_discard_hand),
-    "defend": ActionRule(_decide_defend, _legal_defend),
-    "continue": ActionRule(_decide_continue, _legal_continue),
+    "defend": ActionRule(_decide_defend, _legal_defend, {"card": str}),
+    "continue": ActionRule(_decide_continue, _legal_continue, {"card": str}),
     "give_up": ActionRule(_decide_give_up, _legal_give_up),
 }
 
@@ -849,6 +850,7 @@ class Mauw(BaseGame):
     min_players = 2
     max_players = 6
     Options = Options
+    actions = ACTIONS
     strategies: Mapping[str, Strategy] = {}  # set by the package (__init__) from bots.STRATEGIES
 
     start = staticmethod(start)
