@@ -206,7 +206,8 @@ def uvicorn_service():
 
     sync = redis.Redis.from_url(BENCH_REDIS_URL)
     sync.flushdb()
-    app = build_serve_app(Settings(redis_url=BENCH_REDIS_URL, shards=2, reply_timeout_s=5), bots="none")
+    app = build_serve_app(Settings(redis_url=BENCH_REDIS_URL, shards=2, reply_timeout_s=5, rate_limits=False),
+                          bots="none")  # one client address drives every table
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=UVICORN_PORT, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
