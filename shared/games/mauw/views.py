@@ -23,7 +23,7 @@ from typing import Any
 
 from shared.games.mauw.cards import MAUW
 from shared.games.mauw.scoring import area_points, column_points, result
-from shared.games.mauw.state import State, awaiting, full_columns
+from shared.games.mauw.state import State, awaiting, full_columns, is_over
 from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, hide
 
 #: The game's registry name, in every view.
@@ -77,7 +77,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": state.players,
         "seat": seat,
         "phase": state.phase.value,
-        "turn": state.turn,
+        "turn": None if is_over(state) else state.turn,
         "turns": state.turns,
         "quiet_turns": state.turns - state.last_mauw,
         "first": state.first,
