@@ -351,10 +351,6 @@ def _may_answer(s: State, seat: int) -> None:
         raise IllegalAction(ALREADY_PROPOSED, "you already answered this clue")
 
 
-def _answers(s: State, seat: int) -> bool:
-    return seat != s.active and seat not in s.acted
-
-
 def _decide_propose(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """``{"type": "propose", "word": text}`` (a guesser, phase guess; docs,
     "A turn", step 4 and "Free text"): ``GuessProposed``, then the reveal
@@ -369,7 +365,7 @@ def _decide_propose(s: State, seat: int, action: Mapping[str, Any], rng: random.
 
 
 def _legal_propose(s: State, seat: int) -> list[dict]:
-    return [{"type": "propose", "word": ""}] if _answers(s, seat) else []
+    return [{"type": "propose", "word": ""}] if seat != s.active and seat not in s.acted else []
 
 
 def _decide_pass(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -380,7 +376,7 @@ def _decide_pass(s: State, seat: int, action: Mapping[str, Any], rng: random.Ran
 
 
 def _legal_pass(s: State, seat: int) -> list[dict]:
-    return [{"type": "pass"}] if _answers(s, seat) else []
+    return [{"type": "pass"}] if seat != s.active and seat not in s.acted else []
 
 
 def _decide_curse(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:

@@ -46,10 +46,10 @@ def turn_points(players: int, active: int, outcome: str, finders: Sequence[int],
 def totals(state: State) -> list[int]:
     """The total per seat: points, -1 per Mauvais sort card, -4 for the
     Malédiction (docs, "End")."""
-    return [
-        state.points[s] - BAD_LUCK_PENALTY * state.bad_luck[s] - (CURSE_PENALTY if state.curse_holder == s else 0)
-        for s in range(state.players)
-    ]
+    out = [p - BAD_LUCK_PENALTY * b for p, b in zip(state.points, state.bad_luck, strict=True)]
+    if state.curse_holder is not None:
+        out[state.curse_holder] -= CURSE_PENALTY
+    return out
 
 
 def result(state: State) -> Result | None:

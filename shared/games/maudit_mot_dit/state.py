@@ -48,6 +48,10 @@ CAPPED_FROM = 5
 class Phase(Enum):
     """Where the turn stands."""
 
+    # Members are singletons compared by identity: hash them so too (Enum's
+    # own __hash__ is Python code, on the path of every legal_actions call).
+    __hash__ = object.__hash__
+
     CHOOSE = "choose"  # the active player picks one of two symbols
     CLUE = "clue"  # the active player gives the next clue
     GUESS = "guess"  # the guessers propose (sealed) after a clue
@@ -180,17 +184,28 @@ def awaiting(state: State) -> frozenset[int]:
     vote: the guessers who have not voted."""
     phase = state.phase
     if phase is Phase.OVER:
-        return frozenset()
+        return _NOBODY
     if phase is Phase.VOTE:
-        return frozenset(s for s in guessers(state) if s not in state.votes)
-    seats: set[int] = set()
+        return _others(state.players, state.active).difference(state.votes)
+    if curse_open(state):  # phase clue or guess: every guesser, and in phase clue the active player
+        if phase is Phase.CLUE:
+            return _others(state.players, -1)
+        return _others(state.players, state.active)
     if phase is Phase.GUESS:
-        seats.update(s for s in guessers(state) if s not in state.acted)
-    else:
-        seats.add(state.active)
-    if curse_open(state):
-        seats.update(guessers(state))
-    return frozenset(seats)
+        return _others(state.players, state.active).difference(state.acted)
+    return frozenset((state.active,))
+
+
+_NOBODY: frozenset[int] = frozenset()
+#: (players, seat) -> every seat but ``seat`` (seat -1: every seat); built on first use.
+_OTHERS: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _others(players: int, seat: int) -> frozenset[int]:
+    seats = _OTHERS.get((players, seat))
+    if seats is None:
+        seats = _OTHERS[players, seat] = frozenset(s for s in range(players) if s != seat)
+    return seats
 
 
 def to_act(state: State) -> frozenset[int]:

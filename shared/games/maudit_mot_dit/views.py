@@ -7,7 +7,7 @@ The secrets are declared with :mod:`shared.hiding`, once:
   keeps its size as ``talon_size``); the candidate words of ``CardTurned``
   and the whole of ``WordChosen`` the active player's (the event's seat);
   a sealed ``GuessProposed`` its author's until ``GuessesRevealed``.
-  :data:`redact` is ``Redactor(SECRETS)``.
+  :data:`redact` is ``Redactor(SECRETS)`` (bound).
 * :data:`VIEW_SECRETS` — the candidate words and the chosen secret are the
   active player's entries (nobody's once the game is over); each guesser
   sees only their own sealed proposal (``my_proposal``).
@@ -23,6 +23,7 @@ from typing import Any
 from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, hide
 
 from . import lexicon
+from .deck import BACKS
 from .scoring import CURSE_PENALTY, result, totals
 from .state import (
     CARD_TURNED,
@@ -34,9 +35,7 @@ from .state import (
     awaiting,
     candidates,
     curse_open,
-    left_back,
     proposal_cap,
-    secret,
     trip,
 )
 
@@ -58,8 +57,14 @@ VIEW_SECRETS: tuple[Secret, ...] = (
     PerSeat("sealed", own="my_proposal"),
 )
 
-#: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) sees it.
-redact = Redactor(SECRETS)
+#: Lookup tables built once: a phase's name, a card back's JSON (``left_card``).
+_PHASE_NAME: dict[Phase, str] = {p: p.value for p in Phase}
+_BACK_JSON: tuple[tuple[dict[str, Any], ...], ...] = tuple(tuple(b.to_json() for b in back) for back in BACKS)
+
+#: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) sees
+#: it; ``Redactor(SECRETS)``, bound (a method call costs less than calling
+#: the instance, on the path of every feed).
+redact = Redactor(SECRETS).__call__
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -83,18 +88,19 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     mine: list[Any] = [None] * n  # the candidate words, the active player's entry
     chosen: list[Any] = [None] * n  # the secret, the active player's entry
     if not over and state.right is not None:
-        mine[active] = candidates(state)
-        if state.choice is not None:
-            word, count, slot = secret(state)
-            chosen[active] = {"symbol": slot.symbol, "word": word, "count": count, "bonus": slot.bonus}
-    sealed = state.sealed
-    totals_ = totals(state)
+        mine[active] = words = candidates(state)
+        if state.choice is not None:  # the secret: the chosen candidate (state.secret)
+            chosen[active] = dict(words[state.choice])
+    sealed: list[str | None] = [None] * n  # the sealed proposals, each its author's entry
+    for author, text in state.sealed.items():
+        sealed[author] = text
+    holder = state.curse_holder
     res = result(state) if over else None
     whole: dict[str, Any] = {
         "game": NAME,
         "players": n,
         "seat": seat,
-        "phase": state.phase.value,
+        "phase": _PHASE_NAME[state.phase],
         "turn": None if over else active,
         "turns": state.turn,
         "awaiting": sorted(awaiting(state)),
@@ -108,15 +114,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "trips": rules.trips,
         "talon_size": len(state.box),
         "centre_pile": state.centre,
-        "left_card": [b.to_json() for b in left_back(state)] if state.box else [],
+        "left_card": [dict(b) for b in _BACK_JSON[state.box[0][1]]] if state.box else [],
         "clues": list(state.clues),
         "clue_number": len(state.clues),
         "answered": list(state.acted),
         "proposals_in_all": proposal_cap(state),
         "proposals": [{"clue": c, "seat": s, "word": w, "found": f} for c, s, w, f in state.proposals],
-        "sealed": [sealed.get(s) for s in range(n)],
+        "sealed": sealed,
         "curse": {
-            "holder": state.curse_holder,
+            "holder": holder,
             "penalty": CURSE_PENALTY,
             "open": curse_open(state),
             "vote": None if state.vote_by is None else {
@@ -126,10 +132,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         },
         "bad_luck_left": state.bad_luck_left,
         "standings": [
-            {"seat": s, "points": state.points[s], "bad_luck": state.bad_luck[s], "curse": state.curse_holder == s}
-            for s in range(n)
+            {"seat": s, "points": p, "bad_luck": b, "curse": s == holder}
+            for s, (p, b) in enumerate(zip(state.points, state.bad_luck, strict=True))
         ],
-        "totals": totals_,
+        "totals": totals(state),
         "last_turn": state.last,
         "limits": {"clue": lexicon.CLUE_MAX, "proposal": lexicon.GUESS_MAX},
         "candidates": mine,
