@@ -234,7 +234,7 @@ def uvicorn_service():
 
 @pytest.mark.redis
 def test_driver_over_real_http_and_redis(uvicorn_service):
-    cfg = DriverConfig(tables=TABLES, players=4, duration_s=10, actions_per_table=ACTIONS, seed=5)
+    cfg = DriverConfig(tables=TABLES, players=4, duration_s=40, actions_per_table=ACTIONS, seed=5)  # ends at ACTIONS; time bound for a busy machine
     report = asyncio.run(driver.drive([uvicorn_service], cfg))
     check_shape(report, TABLES)
     assert report["gateways"] == [uvicorn_service]
