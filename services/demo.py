@@ -23,15 +23,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_embedded(port: int | None = None) -> tuple[str, uvicorn.Server]:
-    """Start an embedded ``tapis serve`` on a thread; returns (url, server)."""
+def start_embedded(port: int | None = None, settings=None) -> tuple[str, uvicorn.Server]:
+    """Start a ``tapis serve`` on a thread (``settings``: default, the
+    embedded store); returns (url, server) once it answers ``/healthz``."""
     import uvicorn
 
     from services.config import Settings
     from services.serve import build_serve_app
 
     port = port or _free_port()
-    server = uvicorn.Server(uvicorn.Config(build_serve_app(Settings(redis_url=None)), host="127.0.0.1", port=port,
+    app = build_serve_app(settings or Settings(redis_url=None))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{port}"

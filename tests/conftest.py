@@ -74,7 +74,7 @@ def real_redis_available() -> bool:
     try:
         redis.Redis.from_url(REAL_REDIS_URL, socket_connect_timeout=0.5).ping()
         return True
-    except Exception:
+    except (redis.RedisError, OSError, ValueError):
         return False
 
 
@@ -130,15 +130,8 @@ def live_server(request):
     """A ``tapis serve`` on a real HTTP server (uvicorn, a thread) on its own
     port, on the embedded store or on the tests' real Redis database:
     ``(port, redis_url or None)``.  Body timeout 1 s."""
-    import socket
-    import threading
-    import time
-
-    import httpx
-    import uvicorn
-
     from services.config import Settings
-    from services.serve import build_serve_app
+    from services.demo import start_embedded
 
     url = None
     if request.param == "redis":
@@ -146,21 +139,8 @@ def live_server(request):
             pytest.skip(f"no Redis at {REAL_REDIS_URL}")
         url = REAL_REDIS_URL
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     settings = Settings(redis_url=url, body_timeout_s=1.0, max_header_bytes=16_384)
-    app = build_serve_app(settings)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
+    base, srv = start_embedded(settings=settings)
+    port = int(base.rsplit(":", 1)[1])
     yield port, url
     srv.should_exit = True
-    thread.join(10)
