@@ -644,3 +644,13 @@ def test_rounds_follow_the_fixed_contract_order():
     opening = GAME.start(GAME.Options(), 4, random.Random(1))[0]
     assert opening.data["contract"] == "plis"
     assert GAME.view(given(opening), None)["contracts"] == ["plis", "dames", "tetes", "association", "chasse", "prediction", "maudix"]
+
+
+def test_view_shows_the_table_options_and_no_hand_to_a_spectator():
+    """Views: every seat and spectators see the table's options; a spectator has no hand and no écart."""
+    opening = GAME.start(GAME.Options(hook=False, points_per_trick=7), 4, random.Random(2))[0]
+    state = given(opening)
+    for seat in (None, 0, 3):
+        assert GAME.view(state, seat)["options"] == opening.data["options"]
+    assert GAME.view(state, None)["hand"] is None and GAME.view(state, None)["my_ecart"] is None
+    assert GAME.view(state, 3)["hand"] == opening.data["hands"][3]
