@@ -46,6 +46,7 @@ import inspect
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
@@ -59,6 +60,15 @@ NOT_YOUR_TURN = "not_your_turn"
 GAME_OVER = "game_over"
 #: A malformed action (missing/unknown type or field): HTTP 422.
 BAD_ACTION = "bad_action"
+
+
+class FastEnum(Enum):
+    """The base of the games' own enums (phases, moves, contracts): members
+    are singletons compared by identity, so they are hashed by identity
+    too, in C (Enum's own ``__hash__`` is Python code, and phases are dict
+    keys on the path of every ``decide`` and ``legal_actions``)."""
+
+    __hash__ = object.__hash__
 
 
 class IllegalAction(Exception):

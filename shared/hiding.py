@@ -17,7 +17,7 @@ do the hiding, for its views and its feeds alike (docs/architecture.md,
 
 A view is built whole (every field a seat could ever see, the secret ones
 included) and passed through :func:`hide` with the view's declarations; an
-event is passed through a :class:`Redactor` made from a mapping of event
+event is passed through a :func:`redactor` made from a mapping of event
 type to declarations.  Nothing here knows a game: a spectator (``seat``
 None) is a reader of nothing secret.
 
@@ -30,7 +30,7 @@ Example (Mau Mau's deal)::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,30 +137,41 @@ def _copy(value: Any) -> Any:
 
 
 def hide(data: Mapping[str, Any], secrets: Sequence[Secret], seat: int | None,
-         author: int | None = None) -> dict[str, Any]:
-    """A copy of ``data`` as ``seat`` (None: a spectator) may see it under
+         author: int | None = None, *, fresh: bool = False) -> dict[str, Any]:
+    """``data`` as ``seat`` (None: a spectator) may see it under
     ``secrets``; ``author``: the seat whose fact it is (an event's
-    ``seat``), which sees its own :class:`Private` keys.  ``data`` is not
-    changed."""
-    out = dict(data)
+    ``seat``), which sees its own :class:`Private` keys.  A copy: ``data``
+    is not changed, unless ``fresh`` (a dict built for this call, as a
+    view is), which is then hidden in place and returned."""
+    out = data if fresh and type(data) is dict else dict(data)
     for s in secrets:
         s.apply(out, seat, author)
     return out
 
 
-class Redactor:
+def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | None], Event]:
     """``redact(event, seat)`` from one mapping of event type to its
-    secrets (types not named are public: the event itself comes back).
-    A game's ``redact`` is ``Redactor(SECRETS)``."""
+    secrets: the event as ``seat`` (None: a spectator) may see it.  Types
+    not named are public, and an event whose secrets are all
+    :class:`Private` keys the seat may read: the event itself comes back.
+    A game's ``redact`` is ``redactor(SECRETS)``."""
+    table = {t: tuple(s) for t, s in secrets.items()}
+    private: dict[str, tuple[Private, ...]] = {
+        t: tuple(x for x in s if isinstance(x, Private)) for t, s in table.items()
+        if all(type(x) is Private for x in s)}
+    get = table.get
 
-    __slots__ = ("secrets",)
-
-    def __init__(self, secrets: Mapping[str, Sequence[Secret]]) -> None:
-        self.secrets = {t: tuple(s) for t, s in secrets.items()}
-
-    def __call__(self, event: Event, seat: int | None) -> Event:
-        """``event`` as ``seat`` (None: a spectator) may see it."""
-        secrets = self.secrets.get(event.type)
-        if secrets is None:
+    def redact(event: Event, seat: int | None) -> Event:
+        found = get(event.type)
+        if found is None:
             return event
-        return Event(event.type, hide(event.data, secrets, seat, event.seat), event.seat, event.ts, event.cmd)
+        data, author = event.data, event.seat
+        if seat is not None and event.type in private and all(
+                seat == author or any(data.get(r) == seat for r in p.readers) for p in private[event.type]):
+            return event
+        out = dict(data)
+        for s in found:
+            s.apply(out, seat, author)
+        return Event(event.type, out, author, event.ts, event.cmd)
+
+    return redact

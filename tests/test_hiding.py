@@ -5,7 +5,7 @@ import pytest
 
 from shared.engine import ActionRule, IllegalAction, dispatch, listing
 from shared.events import Event
-from shared.hiding import PerSeat, Pile, Private, Redactor, Rows, Within, hide
+from shared.hiding import PerSeat, Pile, Private, Rows, Within, hide, redactor
 
 DEAL = (PerSeat("hands", sizes="hand_sizes"), Pile("talon", "talon_size"))
 
@@ -27,16 +27,20 @@ def test_per_seat_own_gives_the_seat_its_entry_under_another_key():
 def test_private_keys_for_author_and_named_readers_only():
     drawn = Event("CardsDrawn", {"cards": ["7H", "8H"], "reason": "penalty"}, 2)
     stolen = Event("CardStolen", {"card": "AS", "target": 1}, 0)
-    redact = Redactor({"CardsDrawn": (Private(("cards",), size="count"),),
+    redact = redactor({"CardsDrawn": (Private(("cards",), size="count"),),
                        "CardStolen": (Private(("card",), readers=("target",)),),
                        "WordChosen": (Private(),)})
-    assert redact(drawn, 2) == drawn
+    assert redact(drawn, 2) is drawn  # all its secrets readable by the drawer: the event itself
+    assert redact(stolen, 1) is stolen and redact(stolen, 0) is stolen
     assert redact(drawn, 0).data == {"reason": "penalty", "count": 2}
     assert redact(drawn, None).data == {"reason": "penalty", "count": 2}
     assert redact(stolen, 1).data == {"card": "AS", "target": 1}
     assert redact(stolen, 0).data == {"card": "AS", "target": 1}
     assert redact(stolen, 2).data == {"target": 1}
     assert redact(Event("WordChosen", {"word": "chat"}, 3), 1).data == {}
+    chosen = Event("WordChosen", {"word": "chat"}, 3)
+    assert redact(chosen, 3) is chosen
+    assert drawn.data == {"cards": ["7H", "8H"], "reason": "penalty"}  # never changed in place
     played = Event("CardPlayed", {"card": "7H"}, 0)
     assert redact(played, 1) is played  # public: the event itself
 

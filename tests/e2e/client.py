@@ -105,6 +105,7 @@ class Api:
 
     def __init__(self, http: httpx.Client) -> None:
         self.http = http
+        self.rate_limited = 0  # 429 answers waited out by ``act``
 
     def create(self, game: str, players: int, bots: dict[int, str] | None = None,
                options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -136,14 +137,24 @@ class Api:
 
     def act(self, table: str, token: str | None, action: dict[str, Any], *, expected: int | None = None,
             command_id: str | None = None) -> httpx.Response:
-        """``POST /tables/{T}/actions``; returns the raw response."""
+        """``POST /tables/{T}/actions``; returns the raw response.
+
+        Behaves as a polite client: a 429 ``rate_limited`` answer (nothing
+        was applied) is retried after its ``Retry-After`` seconds, up to
+        five times, with the same body and command id."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         body: dict[str, Any] = {"action": action}
         if expected is not None:
             body["expected_version"] = expected
         if command_id is not None:
             body["command_id"] = command_id
-        return self.http.post(f"/tables/{table}/actions", json=body, headers=headers)
+        for _ in range(5):
+            resp = self.http.post(f"/tables/{table}/actions", json=body, headers=headers)
+            if resp.status_code != 429:
+                return resp
+            self.rate_limited += 1
+            time.sleep(float(resp.headers.get("Retry-After", "1")))
+        return resp
 
     def wait_started(self, table: str, token: str, timeout_s: float = 10) -> dict[str, Any]:
         """Poll the seat view until the game has started; returns the view."""

@@ -27,7 +27,7 @@ at import; use them on the hot path.
 
 from __future__ import annotations
 
-from enum import Enum
+from shared.engine import FastEnum
 
 #: Colour letters, in display order.
 COLOURS: tuple[str, ...] = ("R", "Y", "G", "B")
@@ -37,7 +37,7 @@ NUMBERS: tuple[int, ...] = tuple(range(1, 10))
 CURRENCY_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5)
 
 
-class Kind(Enum):
+class Kind(FastEnum):
     """What a card is (source: "cartes Nombre", "cartes Monnaie", jokers)."""
 
     NUMBER = "number"

@@ -567,5 +567,5 @@ class DixGame(BaseGame):
     awaiting = staticmethod(st.awaiting)
     is_over = staticmethod(st.is_over)
     view = staticmethod(views.view)
-    redact = views.redact
+    redact = staticmethod(views.redact)
     result = staticmethod(scoring.result)

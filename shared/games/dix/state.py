@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
+from shared.engine import FastEnum
 from shared.events import Event
 from shared.games.dix.cards import ALL_CODES, KIND, NUMBER, VALUE, Kind
 
@@ -30,7 +30,7 @@ from shared.games.dix.cards import ALL_CODES, KIND, NUMBER, VALUE, Kind
 # State (plain slotted dataclasses: the hot path).
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Who is awaited for what."""
 
     TURN = "turn"  # active player: flip, or stop (take_numbers / take_currency)
@@ -42,7 +42,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-class After(Enum):
+class After(FastEnum):
     """Where play goes once a payment is complete."""
 
     TURN = "turn"  # a joker: the active player's turn goes on

@@ -9,7 +9,7 @@ size (``talon_size``).  The secrets are declared with :mod:`shared.hiding`:
   carries the deck (its draw order), shown as ``talon_size`` to everyone.
 
 :func:`view` builds the whole view and hides it; :data:`redact` is the
-:class:`~shared.hiding.Redactor` of :data:`SECRETS`.
+:func:`~shared.hiding.redactor` of :data:`SECRETS`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from shared.games.dix.cards import sorted_cards
 from shared.games.dix.scoring import result
 from shared.games.dix.scoring import score as score_collection
 from shared.games.dix.state import Rules, State, awaiting, money, wealth
-from shared.hiding import Pile, Redactor, Secret, hide
+from shared.hiding import Pile, Secret, hide, redactor
 
 #: The view's secrets: the deck shows only its size.
 VIEW_SECRETS: tuple[Secret, ...] = (Pile("deck", "talon_size"),)
@@ -31,7 +31,7 @@ SECRETS: dict[str, tuple[Secret, ...]] = {
 }
 
 #: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) sees it.
-redact = Redactor(SECRETS)
+redact = redactor(SECRETS)
 
 _OPTIONS = Rules.__slots__
 
@@ -92,4 +92,4 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "options": {k: getattr(rules, k) for k in _OPTIONS},
         "result": None if res is None else res.to_json(),
     }
-    return hide(whole, VIEW_SECRETS, seat)
+    return hide(whole, VIEW_SECRETS, seat, fresh=True)

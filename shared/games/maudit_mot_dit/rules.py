@@ -533,7 +533,7 @@ class MauditMotDit(BaseGame):
     to_act = staticmethod(state.to_act)
     is_over = staticmethod(state.is_over)
     view = staticmethod(views.view)
-    redact = views.redact
+    redact = staticmethod(views.redact)
     result = staticmethod(scoring.result)
 
     def __init__(self) -> None:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
+from shared.engine import FastEnum
 from shared.events import Event
 
 from . import deck
@@ -45,12 +45,8 @@ GAME_ENDED = "GameEnded"
 CAPPED_FROM = 5
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where the turn stands."""
-
-    # Members are singletons compared by identity: hash them so too (Enum's
-    # own __hash__ is Python code, on the path of every legal_actions call).
-    __hash__ = object.__hash__
 
     CHOOSE = "choose"  # the active player picks one of two symbols
     CLUE = "clue"  # the active player gives the next clue

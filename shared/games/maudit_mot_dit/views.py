@@ -7,7 +7,7 @@ The secrets are declared with :mod:`shared.hiding`, once:
   keeps its size as ``talon_size``); the candidate words of ``CardTurned``
   and the whole of ``WordChosen`` the active player's (the event's seat);
   a sealed ``GuessProposed`` its author's until ``GuessesRevealed``.
-  :data:`redact` is ``Redactor(SECRETS)`` (bound).
+  :data:`redact` is ``redactor(SECRETS)``.
 * :data:`VIEW_SECRETS` — the candidate words and the chosen secret are the
   active player's entries (nobody's once the game is over); each guesser
   sees only their own sealed proposal (``my_proposal``).
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, hide
+from shared.hiding import PerSeat, Pile, Private, Secret, hide, redactor
 
 from . import lexicon
 from .deck import BACKS
@@ -62,9 +62,8 @@ _PHASE_NAME: dict[Phase, str] = {p: p.value for p in Phase}
 _BACK_JSON: tuple[tuple[dict[str, Any], ...], ...] = tuple(tuple(b.to_json() for b in back) for back in BACKS)
 
 #: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) sees
-#: it; ``Redactor(SECRETS)``, bound (a method call costs less than calling
-#: the instance, on the path of every feed).
-redact = Redactor(SECRETS).__call__
+#: it; ``redactor(SECRETS)``.
+redact = redactor(SECRETS)
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -142,4 +141,4 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "chosen": chosen,
         "result": None if res is None else res.to_json(),
     }
-    return hide(whole, VIEW_SECRETS, seat)
+    return hide(whole, VIEW_SECRETS, seat, fresh=True)

@@ -624,5 +624,5 @@ class Maudix(BaseGame):
     awaiting = staticmethod(awaiting)
     is_over = staticmethod(is_over)
     view = staticmethod(view)
-    redact = redact  # a shared.hiding.Redactor (views.SECRETS)
+    redact = staticmethod(redact)  # shared.hiding.redactor(views.SECRETS)
     result = staticmethod(result)

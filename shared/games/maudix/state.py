@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from shared.cards import RANK, SUIT, SUITS
+from shared.engine import FastEnum
 from shared.events import Event
 
 # ---------------------------------------------------------------------------
@@ -47,7 +47,7 @@ TENS: frozenset[str] = frozenset(c for c in RANK if RANK[c] == 10)
 POINTS_PER_TRICK: dict[int, int] = {3: 3, 4: 5, 5: 7, 6: 8, 7: 4, 8: 5, 9: 6, 10: 7, 11: 8, 12: 8}
 
 
-class Contract(Enum):
+class Contract(FastEnum):
     """The seven contracts, in their fixed order of play (§03)."""
 
     PLIS = "plis"
@@ -62,7 +62,7 @@ class Contract(Enum):
 CONTRACT_ORDER: tuple[Contract, ...] = tuple(Contract)
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where a round stands."""
 
     ECART = "ecart"  # everybody sends 3 cards + a recipient (simultaneous)
@@ -72,11 +72,6 @@ class Phase(Enum):
     STEAL = "steal"  # Voleur: the trick winner may steal (or decline)
     GIVE_BACK = "give_back"  # Voleur: the thief hands a card back
     OVER = "over"  # the game is finished
-
-    # Members are singletons compared by identity: hashed by identity too
-    # (in C; Enum's own __hash__ is Python code), for the OPEN[phase]
-    # lookup of every decide and legal_actions (rules).
-    __hash__ = object.__hash__
 
 
 # ---------------------------------------------------------------------------

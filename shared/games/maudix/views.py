@@ -4,7 +4,7 @@
 * :data:`SECRETS` — per event type, what others may not see: the deals'
   hands and removed cards, an écart's cards, the exchange's cards (giver
   and receiver only), a designation before the reveal, the card of a theft
-  (thief and target only).  ``redact = Redactor(SECRETS)``.
+  (thief and target only).  ``redact = redactor(SECRETS)``.
 * :func:`view` — the view built whole (every hand, the removed cards,
   every seat's écart, the theft's card) and passed through :func:`hide`
   with the view's declarations: :data:`VIEW_SECRETS`, plus
@@ -21,7 +21,7 @@ from typing import Any
 
 from shared.games.maudix.scoring import result
 from shared.games.maudix.state import Phase, State, awaiting
-from shared.hiding import PerSeat, Pile, Private, Redactor, Rows, Secret, Within, hide
+from shared.hiding import PerSeat, Pile, Private, Rows, Secret, Within, hide, redactor
 
 #: A deal: each seat its own hand (and every hand's size), the removed
 #: cards as their number (never shown to anyone, §02).
@@ -43,7 +43,7 @@ SECRETS: dict[str, tuple[Secret, ...]] = {
 }
 
 #: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) may see it.
-redact = Redactor(SECRETS)
+redact = redactor(SECRETS)
 
 #: Always hidden in a view: other hands (each seat its own under ``hand``,
 #: every size under ``hand_sizes``), the removed cards (their number under
@@ -156,4 +156,4 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "totals": list(st.totals),
         "result": res.to_json() if res is not None else None,
     }
-    return hide(whole, _VIEW[st.phase is Phase.DESIGNATE, theft is not None], seat)
+    return hide(whole, _VIEW[st.phase is Phase.DESIGNATE, theft is not None], seat, fresh=True)

@@ -624,5 +624,5 @@ class MauMau(BaseGame):
     snapshot = staticmethod(state.snapshot)
     restore = staticmethod(state.restore)
     view = staticmethod(views.view)
-    redact = views.redact
+    redact = staticmethod(views.redact)
     result = staticmethod(scoring.result)

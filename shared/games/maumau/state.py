@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from shared.cards import ACE, JACK, RANK, SUIT, SUITS
+from shared.engine import FastEnum
 from shared.events import Event
 from shared.snapshot import SnapshotError
 
@@ -61,7 +62,7 @@ class AcePower(StrEnum):
     SKIP = "skip"  # every other player is skipped once around
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """What the player on turn is asked for."""
 
     WISH = "wish"  # the dealer names a suit for a first upcard Jack
@@ -70,7 +71,7 @@ class Phase(Enum):
     OVER = "over"  # the game is over
 
 
-class Call(Enum):
+class Call(FastEnum):
     """The announcement a player missed."""
 
     MAU = MAU

@@ -17,7 +17,7 @@ from typing import Any
 
 from shared.games.maumau.scoring import result
 from shared.games.maumau.state import SEVEN_PENALTY, Phase, Rules, State, awaiting
-from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, Within, hide
+from shared.hiding import PerSeat, Pile, Private, Secret, Within, hide, redactor
 
 #: A deal's secrets: the hands (each seat its own; sizes for all), the talon (its size).
 DEAL: tuple[Secret, ...] = (PerSeat("hands", sizes="hand_sizes"), Pile("talon", "talon_size"))
@@ -31,7 +31,7 @@ SECRETS: dict[str, tuple[Secret, ...]] = {
 }
 
 #: ``redact(event, seat)``: the event as ``seat`` (None: a spectator) may see it.
-redact = Redactor(SECRETS)
+redact = redactor(SECRETS)
 
 #: A view's secrets: the own hand (``hand``) and every hand's size, the
 #: talon's size, the card just drawn for the seat on turn only.
@@ -84,7 +84,7 @@ def view(state: State, seat: int | None) -> dict:
         "options": options_json(s.rules),
         "result": None if res is None else res.to_json(),
     }
-    out = hide(whole, VIEW_SECRETS, seat)
+    out = hide(whole, VIEW_SECRETS, seat, fresh=True)
     out.setdefault("drawn", None)  # the key stays, empty, for the seats not on turn
     return out
 

@@ -860,5 +860,5 @@ class Mauw(BaseGame):
     awaiting = staticmethod(awaiting)
     is_over = staticmethod(is_over)
     view = staticmethod(view)
-    redact = redact
+    redact = staticmethod(redact)
     result = staticmethod(result)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
+from shared.engine import FastEnum
 from shared.events import Event
 from shared.games.mauw.cards import PHYSICAL, SHOWN, VALUE, entry_of
 
@@ -28,7 +28,7 @@ HAND = 4  # cards in hand
 MAX_MAUW = 3  # Mauw per column
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where the game is: a normal turn, an attack chain, or over."""
 
     PLAY = "play"
@@ -36,7 +36,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-class Move(Enum):
+class Move(FastEnum):
     """What a played card does, given where it goes (docs/games/mauw.md,
     "A turn"); its value is the ``move`` of a ``CardPlayed`` event."""
 

@@ -24,7 +24,7 @@ from typing import Any
 from shared.games.mauw.cards import MAUW
 from shared.games.mauw.scoring import area_points, column_points, result
 from shared.games.mauw.state import State, awaiting, full_columns, is_over
-from shared.hiding import PerSeat, Pile, Private, Redactor, Secret, hide
+from shared.hiding import PerSeat, Pile, Private, Secret, hide, redactor
 
 #: The game's registry name, in every view.
 NAME = "mauw"
@@ -44,7 +44,7 @@ SECRETS: dict[str, tuple[Secret, ...]] = {
 }
 
 #: ``redact(event, seat) -> Event``: the event as ``seat`` (None: a spectator) may see it.
-redact = Redactor(SECRETS)
+redact = redactor(SECRETS)
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -109,4 +109,4 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         },
         "result": res.to_json() if res is not None else None,
     }
-    return hide(whole, VIEW_SECRETS, seat)
+    return hide(whole, VIEW_SECRETS, seat, fresh=True)
