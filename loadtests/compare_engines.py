@@ -176,7 +176,8 @@ def main() -> int:
             print(f"{'game':<15} {'workload':<9} {'base':>15} {'head':>15} {'head/base':>10}")
             for game in games:
                 for workload in workloads:
-                    base, head = measure(args.meter, (trees["base"], trees["head"]), game, workload, n, args.repeat, scratch)
+                    base, head = measure(args.meter, (trees["base"], trees["head"]), game, workload, n,
+                                         args.repeat, scratch)
                     fmt = (lambda x: f"{x:>15,.0f}") if args.meter == "callgrind" else (lambda x: f"{x:>15.3f}")
                     print(f"{game:<15} {workload:<9} {fmt(base)} {fmt(head)} {head / base:>10.3f}", flush=True)
         finally:
