@@ -248,12 +248,23 @@ def dispatch(actions: Mapping[str, ActionRule], state: Any, seat: int, action: M
     return rule.decide(state, seat, action, rng)
 
 
-def listing(actions: Mapping[str, ActionRule], types: Iterable[str], state: Any, seat: int) -> list[dict]:
-    """The legal actions of ``seat``: those of each of ``types`` in that
-    order (the types open in the state's phase), from ``actions``."""
+def listers(actions: Mapping[str, ActionRule],
+            open_types: Mapping[Any, Iterable[str]]) -> dict[Any, tuple[Lister, ...]]:
+    """Per key of ``open_types`` (a phase), the ``legal`` handlers of its
+    action types in that order, from ``actions``: what :func:`listing`
+    walks (built once per game, so a listing looks nothing up)."""
+    return {key: tuple(actions[kind].legal for kind in types) for key, types in open_types.items()}
+
+
+def listing(handlers: Sequence[Lister], state: Any, seat: int) -> list[dict]:
+    """The legal actions of ``seat``: those of each handler in ``handlers``
+    (one entry of :func:`listers`: the types open in the state's phase), in
+    that order."""
+    if len(handlers) == 1:
+        return handlers[0](state, seat)
     out: list[dict] = []
-    for kind in types:
-        out += actions[kind].legal(state, seat)
+    for legal in handlers:
+        out += legal(state, seat)
     return out
 
 

@@ -87,8 +87,19 @@ class Private:
     readers: tuple[str, ...] = ()
     size: str | None = None
 
+    def reads(self, data: Mapping[str, Any], seat: int | None, author: int | None) -> bool:
+        """Whether ``seat`` may read the keys of ``data``."""
+        if seat is None:
+            return False
+        if seat == author:
+            return True
+        for r in self.readers:
+            if data.get(r) == seat:
+                return True
+        return False
+
     def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        if seat is not None and (seat == author or any(out.get(r) == seat for r in self.readers)):
+        if self.reads(out, seat, author):
             return
         if self.size is not None:
             out[self.size] = len(out[self.keys[0]])
@@ -166,9 +177,13 @@ def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | 
         if found is None:
             return event
         data, author = event.data, event.seat
-        if seat is not None and event.type in private and all(
-                seat == author or any(data.get(r) == seat for r in p.readers) for p in private[event.type]):
-            return event
+        readable = private.get(event.type)
+        if readable is not None:
+            for p in readable:
+                if not p.reads(data, seat, author):
+                    break
+            else:
+                return event
         out = dict(data)
         for s in found:
             s.apply(out, seat, author)

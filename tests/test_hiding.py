@@ -3,7 +3,7 @@ and events alike, and never changes its input."""
 
 import pytest
 
-from shared.engine import ActionRule, IllegalAction, dispatch, listing
+from shared.engine import ActionRule, IllegalAction, dispatch, listers, listing
 from shared.events import Event
 from shared.hiding import PerSeat, Pile, Private, Rows, Within, hide, redactor
 
@@ -63,8 +63,10 @@ def test_dispatch_and_listing():
                           lambda s, seat: [{"type": "bid", "amount": n} for n in (1, 2)]),
     }
     assert dispatch(actions, None, 1, {"type": "bid", "amount": 2}, None) == [Event("BidMade", {"amount": 2}, 1)]
-    assert listing(actions, ("pass", "bid"), None, 0) == [{"type": "pass"}, {"type": "bid", "amount": 1},
-                                                          {"type": "bid", "amount": 2}]
+    by_phase = listers(actions, {"auction": ("pass", "bid"), "over": ()})
+    assert listing(by_phase["auction"], None, 0) == [{"type": "pass"}, {"type": "bid", "amount": 1},
+                                                     {"type": "bid", "amount": 2}]
+    assert listing(by_phase["over"], None, 0) == []
     for bad in ({"type": "fold"}, {"type": ["bid"]}, {}, ["bid"]):
         with pytest.raises(IllegalAction) as e:
             dispatch(actions, None, 0, bad, None)

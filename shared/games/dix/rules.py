@@ -74,6 +74,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     dispatch,
+    listers,
     listing,
 )
 from shared.events import Event
@@ -508,6 +509,8 @@ OPEN: dict[Phase, tuple[str, ...]] = {
     Phase.PAYMENT: ("pay_tokens", "pay_consolation", "pay_card"),
     Phase.OVER: (),
 }
+#: Their ``legal`` handlers, per phase (what legal_actions walks).
+LISTERS = listers(ACTIONS, OPEN)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -530,7 +533,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     (docs/games/dix.md, "Actions"); empty when ``seat`` is not awaited."""
     if seat not in awaiting(state):
         return []
-    return listing(ACTIONS, OPEN[state.phase], state, seat)
+    return listing(LISTERS[state.phase], state, seat)
 
 
 # --------------------------------------------------------------------------

@@ -73,6 +73,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     dispatch,
+    listers,
     listing,
 )
 from shared.events import Event
@@ -470,6 +471,8 @@ OPEN: dict[Phase, tuple[str, ...]] = {
     Phase.BAD_LUCK: ("give_bad_luck",),
     Phase.OVER: (),
 }
+#: Their ``legal`` handlers, per phase (what legal_actions walks).
+LISTERS = listers(ACTIONS, OPEN)
 
 
 def decide(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -505,7 +508,7 @@ def legal_actions(s: State, seat: int) -> list[dict]:
     view)."""
     if not 0 <= seat < s.players:
         return []
-    return listing(ACTIONS, OPEN[s.phase], s, seat)
+    return listing(LISTERS[s.phase], s, seat)
 
 
 # --------------------------------------------------------------------------

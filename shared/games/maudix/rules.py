@@ -72,6 +72,7 @@ from shared.engine import (
     IllegalAction,
     Strategy,
     dispatch,
+    listers,
     listing,
     places_from,
 )
@@ -551,6 +552,8 @@ OPEN: dict[Phase, tuple[str, ...]] = {
     Phase.GIVE_BACK: ("give_back",),
     Phase.OVER: (),
 }
+#: Their ``legal`` handlers, per phase (what legal_actions walks).
+LISTERS = listers(ACTIONS, OPEN)
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -584,7 +587,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
         return _legal_play(state, seat) if seat == state.turn else []
     if seat not in awaiting(state):
         return []
-    return listing(ACTIONS, OPEN[ph], state, seat)
+    return listing(LISTERS[ph], state, seat)
 
 
 # ---------------------------------------------------------------------------

@@ -67,6 +67,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     dispatch,
+    listers,
     listing,
 )
 from shared.events import Event
@@ -551,6 +552,9 @@ OPEN: dict[Phase, tuple[str, ...]] = {
 }
 #: The action types open to a seat not on turn.
 OFF_TURN: tuple[str, ...] = ("callout",)
+#: Their ``legal`` handlers (what legal_actions walks).
+LISTERS = listers(ACTIONS, OPEN)
+OFF_TURN_LISTERS = listers(ACTIONS, {None: OFF_TURN})[None]
 
 # ---------------------------------------------------------------------------
 # decide and legal_actions
@@ -572,7 +576,7 @@ def legal_actions(s: State, seat: int) -> list[dict]:
     """Every action ``seat`` may send now, in the shape ``decide`` takes
     (empty when the seat is not awaited): the types :data:`OPEN` in the
     phase for the seat on turn, the call-out for the others."""
-    return listing(ACTIONS, OPEN[s.phase] if seat == s.turn else OFF_TURN, s, seat)
+    return listing(LISTERS[s.phase] if seat == s.turn else OFF_TURN_LISTERS, s, seat)
 
 
 # ---------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from shared.engine import (
     IllegalAction,
     Strategy,
     dispatch,
+    listers,
     listing,
     require_type,
 )
@@ -779,6 +780,8 @@ ACTIONS: dict[str, ActionRule] = {
 ON_TURN: tuple[str, ...] = ("play", "discard_hand")
 DEFENDING: tuple[str, ...] = ("defend", "give_up")
 ATTACKING: tuple[str, ...] = ("continue", "give_up")
+#: Their ``legal`` handlers, keyed by the types (what legal_actions walks).
+LISTERS = listers(ACTIONS, {t: t for t in (ON_TURN, DEFENDING, ATTACKING, ())})
 
 
 def open_to(state: State, seat: int) -> tuple[str, ...]:
@@ -829,11 +832,11 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     """
     types = open_to(state, seat)
     if types is ON_TURN:
-        # The fast path of listing(ACTIONS, ON_TURN, state, seat), the same
+        # The fast path of listing(LISTERS[ON_TURN], state, seat), the same
         # list: a dead hand is one without a play, so one pass over the
         # hand gives both types (the listing would look for a play twice).
         return _legal_play(state, seat) or [{"type": "discard_hand"}]
-    return listing(ACTIONS, types, state, seat)
+    return listing(LISTERS[types], state, seat)
 
 
 # --------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from tests.invariants import hidden_checker, playout, snap_bytes
 
 _ENV = os.environ.get("TAPIS_PROPERTY_GAMES")
 #: CI size (every run): lean games in all, full playouts per player count.
-CI_GAMES = 150
+CI_GAMES = 60
 PLAYOUT_GAMES = 8
 #: Slow tests: TAPIS_PROPERTY_GAMES (the issue asks for >= 500); small when unset.
 GAMES = int(_ENV) if _ENV else 25
