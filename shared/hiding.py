@@ -170,14 +170,13 @@ def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | 
     private: dict[str, tuple[Private, ...]] = {
         t: tuple(x for x in s if isinstance(x, Private)) for t, s in table.items()
         if all(type(x) is Private for x in s)}
-    get = table.get
 
     def redact(event: Event, seat: int | None) -> Event:
-        found = get(event.type)
-        if found is None:
+        kind = event.type
+        if kind not in table:
             return event
         data, author = event.data, event.seat
-        readable = private.get(event.type)
+        readable = private.get(kind)
         if readable is not None:
             for p in readable:
                 if not p.reads(data, seat, author):
@@ -185,8 +184,8 @@ def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | 
             else:
                 return event
         out = dict(data)
-        for s in found:
+        for s in table[kind]:
             s.apply(out, seat, author)
-        return Event(event.type, out, author, event.ts, event.cmd)
+        return Event(kind, out, author, event.ts, event.cmd)
 
     return redact
