@@ -337,3 +337,11 @@ def test_an_untrusted_peer_cannot_name_the_client():
         assert [_create(port, f"203.0.113.{i}") for i in range(1, 4)] == [201, 201, 429]
     finally:
         srv.should_exit = True
+
+
+async def test_the_openapi_description_names_the_door_errors_on_every_route(service):
+    spec = (await service.get("/openapi.json")).json()
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            assert {"408", "431"} <= set(op["responses"]), (method, path)
+            assert "request line" in op["responses"]["431"]["description"]
