@@ -132,18 +132,39 @@ async def test_405_names_the_allowed_methods(service):
 
 
 # -- the request head: bounded in time (slowloris), in size, before the body --
-def _server(**settings_kw):
+def _server(http: str = "auto", **settings_kw):
+    """A ``tapis serve`` (embedded store) on a real uvicorn, configured as
+    the CLI does, with uvicorn's ``http`` protocol: (port, server)."""
+    import threading
+
+    import httpx
+    import uvicorn
+
     from services.config import Settings
-    from services.demo import start_embedded
+    from services.gateway.server import uvicorn_config
+    from services.serve import build_serve_app
 
-    base, srv = start_embedded(settings=Settings(redis_url=None, **settings_kw))
-    return int(base.rsplit(":", 1)[1]), srv
+    settings = Settings(redis_url=None, **settings_kw)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn_config(build_serve_app(settings), settings, host="127.0.0.1", port=port,
+                                        log_level="warning", http=http))
+    threading.Thread(target=srv.run, daemon=True).start()
+    for _ in range(200):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    return port, srv
 
 
-@pytest.fixture(scope="module")
-def head_server():
-    """A ``tapis serve`` whose request heads must arrive within 1 s."""
-    port, srv = _server(header_timeout_s=1.0, body_timeout_s=1.0)
+@pytest.fixture(scope="module", params=["httptools", "h11"])
+def head_server(request):
+    """A ``tapis serve`` whose request heads must arrive within 1 s, on
+    each of uvicorn's HTTP/1.1 protocols."""
+    port, srv = _server(request.param, header_timeout_s=1.0, body_timeout_s=1.0)
     yield port
     srv.should_exit = True
 
@@ -208,6 +229,20 @@ def test_a_head_trickled_byte_by_byte_is_still_bounded(head_server):
         data, _ = _read_until_closed(sock, 5)
     assert time.monotonic() - t0 < 4
     assert data == b"" or _problem(data)[0] == 408
+
+
+def test_an_endless_head_is_cut_off_by_its_size_before_the_timeout(head_server):
+    with socket.create_connection(("127.0.0.1", head_server)) as sock:
+        try:
+            sock.sendall(b"GET /games HTTP/1.1\r\nhost: t\r\nx-pad: " + b"a" * 40_000)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data, took = _read_until_closed(sock, 5)
+    assert took < 0.9  # not the 1 s timeout
+    status = int(data.split(b" ", 2)[1])
+    assert status == 431 or status == 400  # h11 refuses heads over 16 KiB itself (400, plain text)
+    if status == 431:
+        assert _problem(data)[1]["code"] == "headers_too_large"
 
 
 def test_a_slow_but_complete_request_is_served_and_keep_alive_works(head_server):

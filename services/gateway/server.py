@@ -29,25 +29,31 @@ except ImportError:  # pragma: no cover - httptools is optional (uvicorn falls b
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
 
 
-def _timeout_response(header_timeout_s: float) -> bytes:
+def _problem_response(status: int, reason: str, code: str, detail: str) -> bytes:
+    """A whole problem+json response that closes the connection, written
+    by the protocol itself (no request reached the app)."""
     body = json.dumps({
-        "type": "urn:tapis:error:request_timeout",
-        "title": "Request timeout",
-        "status": 408,
-        "detail": f"the request head did not arrive within {header_timeout_s:g} s",
-        "code": "request_timeout",
+        "type": f"urn:tapis:error:{code}",
+        "title": code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
     }).encode()
-    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+    return (b"HTTP/1.1 %d %s\r\ncontent-type: application/problem+json\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
 
 
 class HeadTimeout:
     """Mixin over a uvicorn HTTP protocol class: bound the time to receive
-    a complete request head (``header_timeout_s``, a class attribute)."""
+    a complete request head (``header_timeout_s``, a class attribute) and,
+    as a backstop, its bytes (``max_head_bytes``: httptools itself keeps
+    whatever head it is sent; the app's 431 only sees complete heads)."""
 
     header_timeout_s: float = 10.0
+    max_head_bytes: int = 2 * 16_384
     _head_timer: asyncio.TimerHandle | None = None
     _head_started = False  # bytes of a request arrived since the timer was armed
+    _head_bytes = 0  # how many
 
     # attributes of the uvicorn protocol this is mixed into
     loop: asyncio.AbstractEventLoop
@@ -57,6 +63,7 @@ class HeadTimeout:
     def _arm_head_timer(self) -> None:
         self._disarm_head_timer()
         self._head_started = False
+        self._head_bytes = 0
         self._head_timer = self.loop.call_later(self.header_timeout_s, self._head_timed_out)
 
     def _disarm_head_timer(self) -> None:
@@ -68,12 +75,19 @@ class HeadTimeout:
         """A request whose head is complete is being answered."""
         return self.cycle is not None and not self.cycle.response_complete
 
+    def _draining(self) -> bool:
+        """The last response went out before its request's body was read:
+        what arrives may be that body (not a head)."""
+        return self.cycle is not None and self.cycle.response_complete and self.cycle.more_body
+
     def _head_timed_out(self) -> None:
         self._head_timer = None
         if self.transport.is_closing() or self._in_request():
             return
-        if self._head_started:
-            self.transport.write(_timeout_response(self.header_timeout_s))
+        if self._head_started and not self._draining():
+            self.transport.write(_problem_response(
+                408, "Request Timeout", "request_timeout",
+                f"the request head did not arrive within {self.header_timeout_s:g} s"))
         self.transport.close()
 
     def connection_made(self, transport) -> None:
@@ -89,6 +103,14 @@ class HeadTimeout:
         super().data_received(data)  # type: ignore[misc]
         if self._in_request():  # the head is complete (this request's or a pipelined one's)
             self._disarm_head_timer()
+        elif self._head_timer is not None and not self._draining():
+            self._head_bytes += len(data)
+            if self._head_bytes > self.max_head_bytes and not self.transport.is_closing():
+                self._disarm_head_timer()
+                self.transport.write(_problem_response(
+                    431, "Request Header Fields Too Large", "headers_too_large",
+                    f"the request line and headers are limited to {self.max_head_bytes // 2} bytes in all"))
+                self.transport.close()
 
     def on_response_complete(self) -> None:
         if not self.transport.is_closing():
@@ -109,15 +131,21 @@ if HttpToolsProtocol is not None:
         """uvicorn's httptools protocol with the head timeout."""
 
 
-def protocol_class(header_timeout_s: float) -> type:
-    """The HTTP protocol class uvicorn would pick ("auto": httptools when
-    installed, else h11), with the head timeout ``header_timeout_s``."""
-    base: type = HttpToolsHeadTimeout if HttpToolsProtocol is not None else H11HeadTimeout
-    return type(base.__name__, (base,), {"header_timeout_s": header_timeout_s})
+def protocol_class(header_timeout_s: float, max_header_bytes: int = 16_384, http: str = "auto") -> type:
+    """The HTTP protocol class uvicorn would pick (``http`` "auto":
+    httptools when installed, else h11; or "h11", "httptools") with the
+    head timeout ``header_timeout_s``; a head still incomplete after twice
+    ``max_header_bytes`` gets 431 and the connection is closed."""
+    if http == "httptools" or (http == "auto" and HttpToolsProtocol is not None):
+        base: type = HttpToolsHeadTimeout
+    else:
+        base = H11HeadTimeout
+    return type(base.__name__, (base,), {"header_timeout_s": header_timeout_s,
+                                         "max_head_bytes": 2 * max_header_bytes})
 
 
 def uvicorn_config(app, settings: Settings, *, host: str, port: int, log_level: str = "info",
-                   forwarded_allow_ips: str | None = None) -> uvicorn.Config:
+                   forwarded_allow_ips: str | None = None, http: str = "auto") -> uvicorn.Config:
     """The uvicorn configuration of a gateway (``tapis serve``, ``tapis
     gateway``): the head and keep-alive timeouts, and the proxies trusted
     with ``X-Forwarded-For`` (``forwarded_allow_ips``, default the setting;
@@ -126,7 +154,7 @@ def uvicorn_config(app, settings: Settings, *, host: str, port: int, log_level: 
     trusted = ",".join(part.strip() for part in trusted.split(",") if part.strip())
     return uvicorn.Config(
         app, host=host, port=port, log_level=log_level,
-        http=protocol_class(settings.header_timeout_s),
+        http=protocol_class(settings.header_timeout_s, settings.max_header_bytes, http),
         timeout_keep_alive=settings.keepalive_timeout_s,  # type: ignore[arg-type]
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None,
