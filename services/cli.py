@@ -47,12 +47,16 @@ def serve(
         None, help="Redis URL. Omitted (and no TAPIS_REDIS_URL): embedded in-process store."),
     workers: int = typer.Option(1, min=1, max=16, help="In-process workers."),
     bots: str = typer.Option("inprocess", help="Bot runner: inprocess, celery (needs `tapis bots`), or none."),
+    forwarded_allow_ips: str | None = typer.Option(
+        None, help="Proxies trusted to name the client in X-Forwarded-For: comma list of addresses or networks,"
+        " or '*' (or TAPIS_FORWARDED_ALLOW_IPS). Default: none, the client is the TCP peer."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """Gateway + workers + bots in one process. With no Redis URL everything
     runs on an embedded store (fakeredis): nothing else to install or start."""
     import uvicorn
 
+    from services.gateway.server import uvicorn_config
     from services.serve import build_serve_app
 
     _logging(log_level)
@@ -61,7 +65,9 @@ def serve(
         raise typer.BadParameter("--bots must be inprocess, celery or none")
     where = settings.redis_url or "embedded store (data is lost when the process stops)"
     typer.echo(f"Tapis serving on http://{host}:{port} (docs at /docs), store: {where}")
-    uvicorn.run(build_serve_app(settings, workers=workers, bots=bots), host=host, port=port, log_level=log_level)
+    app_ = build_serve_app(settings, workers=workers, bots=bots)
+    uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
+                                  forwarded_allow_ips=forwarded_allow_ips)).run()
 
 
 @app.command()
@@ -69,12 +75,16 @@ def gateway(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
     redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    forwarded_allow_ips: str | None = typer.Option(
+        None, help="Proxies trusted to name the client in X-Forwarded-For: comma list of addresses or networks,"
+        " or '*' (or TAPIS_FORWARDED_ALLOW_IPS). Default: none, the client is the TCP peer."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """The HTTP gateway only (workers run as `tapis worker`)."""
     import uvicorn
 
     from services.gateway.app import create_app
+    from services.gateway.server import uvicorn_config
     from services.runtime import make_redis
 
     _logging(log_level)
@@ -82,7 +92,9 @@ def gateway(
     if settings.redis_url is None:
         typer.echo("tapis gateway needs --redis or TAPIS_REDIS_URL (use `tapis serve` for the embedded mode)", err=True)
         raise typer.Exit(2)
-    uvicorn.run(create_app(settings, make_redis(settings)), host=host, port=port, log_level=log_level)
+    app_ = create_app(settings, make_redis(settings))
+    uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
+                                  forwarded_allow_ips=forwarded_allow_ips)).run()
 
 
 @app.command()

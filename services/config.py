@@ -57,6 +57,18 @@ class Settings(BaseSettings):
     max_header_bytes: int = Field(16_384, ge=1024, description="Largest request headers in all (431 above).")
     body_timeout_s: float = Field(
         10.0, gt=0, le=600, description="A request body not received whole within this time gets 408.")
+    header_timeout_s: float = Field(
+        10.0, gt=0, le=600,
+        description="A request head (request line and headers) not received whole within this time, from the"
+        " connection's start or the end of the previous response, gets 408 and the connection is closed"
+        " (an idle connection is closed without an answer).")
+    keepalive_timeout_s: float = Field(
+        5.0, gt=0, le=600, description="An idle keep-alive connection is closed after this long.")
+    forwarded_allow_ips: str = Field(
+        "",
+        description="Proxies trusted to name the client in X-Forwarded-For (and the scheme in X-Forwarded-Proto):"
+        " a comma list of addresses or networks ('172.31.240.10', '10.0.0.0/8'), or '*' for any peer."
+        " Empty: none; the client address is the TCP peer's and X-Forwarded-For is ignored.")
     # Liveness (docs/operations.md, "Guarantees and faults").
     redrive_bot_ms: int = Field(
         10_000, ge=100, le=3_600_000,

@@ -29,12 +29,13 @@ def start_embedded(port: int | None = None, settings=None) -> tuple[str, uvicorn
     import uvicorn
 
     from services.config import Settings
+    from services.gateway.server import uvicorn_config
     from services.serve import build_serve_app
 
     port = port or _free_port()
-    app = build_serve_app(settings or Settings(redis_url=None))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    settings = settings or Settings(redis_url=None)
+    app = build_serve_app(settings)
+    server = uvicorn.Server(uvicorn_config(app, settings, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):

@@ -128,3 +128,24 @@ async def test_export_writes_the_whole_log_as_json_lines(tmp_path):
     assert res.exit_code == 1
     await redis.flushdb()
     await redis.aclose()
+
+
+@pytest.mark.parametrize("cmd", ["serve", "gateway"])
+def test_serve_and_gateway_take_the_trusted_proxies(cmd):
+    res = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0 and "--forwarded-allow-ips" in res.output
+
+
+def test_the_server_trusts_x_forwarded_for_only_from_the_proxies_named(monkeypatch):
+    from services.config import Settings
+    from services.gateway.server import HeadTimeout, uvicorn_config
+
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")  # uvicorn's own variable is not read
+    cfg = uvicorn_config(None, Settings(redis_url=None), host="127.0.0.1", port=1)
+    assert cfg.proxy_headers is False
+    monkeypatch.setenv("TAPIS_FORWARDED_ALLOW_IPS", "10.0.0.5, 10.1.0.0/16")
+    cfg = uvicorn_config(None, Settings(redis_url=None, header_timeout_s=3), host="127.0.0.1", port=1)
+    assert cfg.proxy_headers is True and cfg.forwarded_allow_ips == "10.0.0.5,10.1.0.0/16"
+    cfg = uvicorn_config(None, Settings(redis_url=None), host="127.0.0.1", port=1, forwarded_allow_ips="192.0.2.1")
+    assert cfg.forwarded_allow_ips == "192.0.2.1"  # the flag wins over the setting
+    assert issubclass(cfg.http, HeadTimeout) and cfg.http.header_timeout_s == 10.0

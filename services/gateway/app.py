@@ -100,6 +100,9 @@ def create_app(
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
+        # no 307 from /tables/ to /tables: its Location would be built from
+        # the request's Host header (an open redirect); such paths get 404
+        redirect_slashes=False,
         openapi_tags=[
             {"name": "games", "description": "The games hosted, their options and bot strategies."},
             {"name": "tables", "description": "Lobby, creating and joining tables, views, actions, event feeds."},

@@ -41,11 +41,24 @@ class RedMetrics:
             metrics.HTTP_REQUESTS.labels(method, path, str(status)).inc()
 
 
+def head_size(scope) -> int:
+    """The bytes of a request's head as sent: ``METHOD target HTTP/1.1``
+    and each ``name: value`` line (CRLFs included)."""
+    size = len(scope["method"]) + len(scope.get("raw_path") or scope["path"].encode()) + 12
+    if scope.get("query_string"):
+        size += 1 + len(scope["query_string"])
+    for name, value in scope["headers"]:
+        size += len(name) + len(value) + 4
+    return size + 2
+
+
 class BodyLimit:
     """Bound what one request may make the gateway hold, before any route
     reads it (docs/operations.md, "Limits"):
 
-    * headers: 431 ``headers_too_large`` above ``max_header_bytes`` in all;
+    * the head: 431 ``headers_too_large`` when the request line (method,
+      path and query) and the headers are above ``max_header_bytes`` in
+      all, checked before anything of the body;
     * body: counted as its bytes arrive, whatever the transfer encoding
       (``Content-Length`` or chunked): 413 ``body_too_large`` as soon as it
       exceeds ``max_bytes`` (or at once when ``Content-Length`` says so or
@@ -66,15 +79,17 @@ class BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        size = 0
-        for name, value in scope["headers"]:
-            size += len(name) + len(value) + 4
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
-                return await self._too_large(scope, receive, send)
+        # The whole head first (request line and headers: 431), then the
+        # body's announced length (413), whatever order they come in.
+        size = head_size(scope)
         if size > self.max_header_bytes:
             resp = errors.problem(431, "headers_too_large",
-                                  f"request headers are limited to {self.max_header_bytes} bytes")
+                                  f"the request line and headers are limited to {self.max_header_bytes} bytes"
+                                  " in all")
             return await resp(scope, receive, send)
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
+                return await self._too_large(scope, receive, send)
         if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE") and not any(
             name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"]
         ):

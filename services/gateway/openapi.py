@@ -3,9 +3,10 @@
 * every error response is ``application/problem+json`` with the
   :class:`Problem` schema (FastAPI's default 422 body is replaced: the
   gateway's 422 is a problem too);
-* routes with a body document 400 ``malformed_json``, 413, 408 and 431;
-  every route documents 500 ``internal_error`` and 503
-  ``store_unavailable``;
+* every route documents 408 ``request_timeout`` (the head's time), 431
+  ``headers_too_large`` (request line and headers), 500
+  ``internal_error`` and 503 ``store_unavailable``; routes with a body
+  also 400 ``malformed_json``, 413 and 408 for the body's time;
 * ``POST /tables`` takes one variant per game (a union discriminated by
   ``game``), each with the game's real seat range and its options schema.
 
@@ -37,14 +38,16 @@ class Problem(BaseModel):
 
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
 _ALWAYS = {
+    "408": "`request_timeout`: the request head (request line and headers) did not arrive whole in time"
+           " (the connection is closed).",
+    "431": "`headers_too_large`: the request line (path and query included) and headers are over the limit.",
     "500": "`internal_error`: a bug (logged); nothing was half-applied.",
     "503": "`store_unavailable`: Redis unreachable or saturated; retry shortly.",
 }
 _WITH_BODY = {
     "400": "`malformed_json`: the body is not JSON.",
-    "408": "`request_timeout`: the body did not arrive whole in time.",
+    "408": "`request_timeout`: the request head or the body did not arrive whole in time.",
     "413": "`body_too_large`: the body is over the limit.",
-    "431": "`headers_too_large`: the request headers are over the limit.",
 }
 
 
