@@ -14,7 +14,7 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,6 +33,7 @@ from services.gateway.deps import (
     Player,
     Viewer,
     check_table_id,
+    client_address,
     hash_token,
     load_table,
     rate_limited,
@@ -370,7 +371,11 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
               "properties": {"event": {"type": "string", "enum": ["event", "resync"]},
                              "id": {"type": "string", "description": "The version it stands at."},
                              "data": {"type": "string", "description": "JSON."}}}}}},
-    **R401, **R403, **R404})
+    **R401, **R403, **R404,
+    429: {"description": "`too_many_client_streams`: this client address already has `TAPIS_MAX_STREAMS_PER_CLIENT` "
+                         "streams open on this gateway; close one (retry after `Retry-After` seconds).", **_ERR},
+    503: {"description": "`too_many_streams`: this gateway already serves `TAPIS_MAX_STREAMS` streams. "
+                         "`store_unavailable`: Redis unreachable or saturated.", **_ERR}})
 async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
                  last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect).")):
@@ -395,14 +400,12 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
     if resync is not None:
         after = t.version
 
-    streams = ctx.streams
-    if streams.locked():
-        raise ApiError(503, "too_many_streams", "this gateway serves as many streams as it can; retry later")
+    release = ctx.streams.take(client_address(request))  # 503 too_many_streams, 429 too_many_client_streams
 
     async def gen() -> AsyncIterator[dict]:
         # Polls with XRANGE instead of a blocking XREAD, so an idle stream
         # holds no Redis connection.
-        async with streams:
+        try:
             last = after
             idle = 0.1
             if resync is not None:
@@ -416,5 +419,22 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                 idle = 0.1 if events else min(idle * 2, 1.0)
                 if not events:
                     await asyncio.sleep(idle)
+        finally:
+            release()
 
-    return EventSourceResponse(gen(), ping=15)
+    return _Stream(gen(), release, ping=15)
+
+
+class _Stream(EventSourceResponse):
+    """An SSE response that gives its stream slot back when it ends, even
+    when its body was never iterated (a client gone first, a ``HEAD``)."""
+
+    def __init__(self, content: AsyncIterator[dict], release: Callable[[], None], **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self._release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
