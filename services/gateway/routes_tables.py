@@ -112,7 +112,8 @@ _CURSOR = re.compile(r"([0-9]{1,15})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
                          "(`rel=\"next\"`, with `cursor`).",
           "headers": {"Link": {"description": "`</tables?...&cursor=...>; rel=\"next\"` while more may follow.",
                                "schema": {"type": "string"}}}},
-    422: {"description": "`invalid_request` (a bad `cursor` among others).", **_ERR}})
+    422: {"description": "`unknown_game` (`game` names no hosted game; see `GET /games`), `invalid_request` (a "
+                         "`status` other than waiting, playing, finished, a bad `cursor` among others).", **_ERR}})
 async def lobby(
     request: Request,
     response: Response,
@@ -125,7 +126,14 @@ async def lobby(
 ) -> list[TableInfo]:
     """Tables, newest first, optionally of one game and one status, a page
     at a time: each filter has its own index, so no flood of other tables
-    hides one; follow `Link: rel="next"` for the next page."""
+    hides one; follow `Link: rel="next"` for the next page. A `game` that
+    is not hosted is refused (422 `unknown_game`), as at create."""
+    game = game or None  # `game=` (empty): every game
+    if game is not None:
+        try:
+            get_game(game)
+        except UnknownGame:
+            raise ApiError(422, "unknown_game", f"no game {game!r}; see GET /games") from None
     before = None
     if cursor is not None:
         m = _CURSOR.fullmatch(cursor)
@@ -185,7 +193,9 @@ async def create_table(ctx: Ctx, body: CreateTable, _limit: None = rate_limited(
     if not game.min_players <= body.players <= game.max_players:
         raise ApiError(422, "bad_players", f"{game.title} takes {game.min_players} to {game.max_players} players")
     try:
-        opts = game.Options(**body.options)
+        # Strictly, as JSON: no unknown option (each game's Options forbids
+        # extras), no "5" for 5 nor true for 1; enum options by their value.
+        opts = game.Options.model_validate_json(json.dumps(body.options), strict=True)
     except ValidationError as exc:
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ApiError(422, "bad_options", detail or "invalid options") from None
