@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     bot_delay_ms: int = Field(0, ge=0, le=60_000, description="Pause before a bot acts, so people can follow.")
     max_tables_listed: int = Field(200, ge=1, le=10_000, description="Lobby page size cap.")
     max_streams: int = Field(1000, ge=1, description="Concurrent SSE streams one gateway serves.")
+    max_streams_per_client: int = Field(
+        20, ge=1,
+        description="Concurrent SSE streams one gateway serves to one client address (429 too_many_client_streams).")
     max_body_bytes: int = Field(
         65_536, ge=1024,
         description="Largest request body accepted, counted as it arrives whatever the transfer encoding (413 above).")

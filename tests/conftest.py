@@ -129,7 +129,8 @@ async def service(redis_client):
 def live_server(request):
     """A ``tapis serve`` on a real HTTP server (uvicorn, a thread) on its own
     port, on the embedded store or on the tests' real Redis database:
-    ``(port, redis_url or None)``.  Body timeout 1 s."""
+    ``(port, redis_url or None)``.  Body timeout 1 s; a test module's
+    ``LIVE_SERVER_SETTINGS`` (a dict) overrides more settings."""
     from services.config import Settings
     from services.demo import start_embedded
 
@@ -139,7 +140,8 @@ def live_server(request):
             pytest.skip(f"no Redis at {REAL_REDIS_URL}")
         url = REAL_REDIS_URL
 
-    settings = Settings(redis_url=url, body_timeout_s=1.0, max_header_bytes=16_384)
+    settings = Settings(redis_url=url, body_timeout_s=1.0, max_header_bytes=16_384,
+                        **getattr(request.module, "LIVE_SERVER_SETTINGS", {}))
     base, srv = start_embedded(settings=settings)
     port = int(base.rsplit(":", 1)[1])
     yield port, url

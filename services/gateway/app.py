@@ -9,7 +9,6 @@ caller's seat, from the dependencies of :mod:`services.gateway.deps`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from dataclasses import dataclass
 
@@ -20,6 +19,7 @@ from services.config import Settings
 from services.gateway import errors
 from services.gateway.middleware import BodyLimit, RedMetrics
 from services.gateway.ratelimit import RateLimits
+from services.gateway.streams import StreamSlots
 from services.health import Heartbeats
 from services.messaging import Submitter
 from services.store.store import EventStore
@@ -48,7 +48,7 @@ class GatewayContext:
     store: EventStore
     tables: Tables
     submitter: Submitter
-    streams: asyncio.Semaphore
+    streams: StreamSlots
     heartbeats: Heartbeats
     limits: RateLimits
 
@@ -78,7 +78,7 @@ def create_app(
         tables=tables or Tables(store, capacity=settings.cache_tables),
         submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s,
                             listener_redis=listener_redis, heartbeats=heartbeats),
-        streams=asyncio.Semaphore(settings.max_streams),
+        streams=StreamSlots(settings.max_streams, settings.max_streams_per_client),
         heartbeats=heartbeats,
         limits=RateLimits(settings),
     )

@@ -14,7 +14,7 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,6 +33,7 @@ from services.gateway.deps import (
     Player,
     Viewer,
     check_table_id,
+    client_address,
     hash_token,
     load_table,
     rate_limited,
@@ -111,7 +112,8 @@ _CURSOR = re.compile(r"([0-9]{1,15})\.([A-Za-z0-9_-]{1,64})", re.ASCII)
                          "(`rel=\"next\"`, with `cursor`).",
           "headers": {"Link": {"description": "`</tables?...&cursor=...>; rel=\"next\"` while more may follow.",
                                "schema": {"type": "string"}}}},
-    422: {"description": "`invalid_request` (a bad `cursor` among others).", **_ERR}})
+    422: {"description": "`unknown_game` (`game` names no hosted game; see `GET /games`), `invalid_request` (a "
+                         "`status` other than waiting, playing, finished, a bad `cursor` among others).", **_ERR}})
 async def lobby(
     request: Request,
     response: Response,
@@ -124,7 +126,14 @@ async def lobby(
 ) -> list[TableInfo]:
     """Tables, newest first, optionally of one game and one status, a page
     at a time: each filter has its own index, so no flood of other tables
-    hides one; follow `Link: rel="next"` for the next page."""
+    hides one; follow `Link: rel="next"` for the next page. A `game` that
+    is not hosted is refused (422 `unknown_game`), as at create."""
+    game = game or None  # `game=` (empty): every game
+    if game is not None:
+        try:
+            get_game(game)
+        except UnknownGame:
+            raise ApiError(422, "unknown_game", f"no game {game!r}; see GET /games") from None
     before = None
     if cursor is not None:
         m = _CURSOR.fullmatch(cursor)
@@ -184,7 +193,9 @@ async def create_table(ctx: Ctx, body: CreateTable, _limit: None = rate_limited(
     if not game.min_players <= body.players <= game.max_players:
         raise ApiError(422, "bad_players", f"{game.title} takes {game.min_players} to {game.max_players} players")
     try:
-        opts = game.Options(**body.options)
+        # Strictly, as JSON: no unknown option (each game's Options forbids
+        # extras), no "5" for 5 nor true for 1; enum options by their value.
+        opts = game.Options.model_validate_json(json.dumps(body.options), strict=True)
     except ValidationError as exc:
         detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ApiError(422, "bad_options", detail or "invalid options") from None
@@ -370,7 +381,11 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
               "properties": {"event": {"type": "string", "enum": ["event", "resync"]},
                              "id": {"type": "string", "description": "The version it stands at."},
                              "data": {"type": "string", "description": "JSON."}}}}}},
-    **R401, **R403, **R404})
+    **R401, **R403, **R404,
+    429: {"description": "`too_many_client_streams`: this client address already has `TAPIS_MAX_STREAMS_PER_CLIENT` "
+                         "streams open on this gateway; close one (retry after `Retry-After` seconds).", **_ERR},
+    503: {"description": "`too_many_streams`: this gateway already serves `TAPIS_MAX_STREAMS` streams. "
+                         "`store_unavailable`: Redis unreachable or saturated.", **_ERR}})
 async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                  after: int = Query(0, ge=0, le=MAX_VERSION, description="Start after this version."),
                  last_event_id: str | None = Header(None, description="Resume after this version (SSE reconnect).")):
@@ -395,14 +410,12 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
     if resync is not None:
         after = t.version
 
-    streams = ctx.streams
-    if streams.locked():
-        raise ApiError(503, "too_many_streams", "this gateway serves as many streams as it can; retry later")
+    release = ctx.streams.take(client_address(request))  # 503 too_many_streams, 429 too_many_client_streams
 
     async def gen() -> AsyncIterator[dict]:
         # Polls with XRANGE instead of a blocking XREAD, so an idle stream
         # holds no Redis connection.
-        async with streams:
+        try:
             last = after
             idle = 0.1
             if resync is not None:
@@ -416,5 +429,22 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                 idle = 0.1 if events else min(idle * 2, 1.0)
                 if not events:
                     await asyncio.sleep(idle)
+        finally:
+            release()
 
-    return EventSourceResponse(gen(), ping=15)
+    return _Stream(gen(), release, ping=15)
+
+
+class _Stream(EventSourceResponse):
+    """An SSE response that gives its stream slot back when it ends, even
+    when its body was never iterated (a client gone first, a ``HEAD``)."""
+
+    def __init__(self, content: AsyncIterator[dict], release: Callable[[], None], **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self._release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from services.store.keys import COMMAND_ID_RE
+
+#: A seat number as a JSON object key: canonical decimal (no sign, space or
+#: leading zero); a seat beyond the table is `bad_seat` at create.
+SEAT_KEY = re.compile(r"0|[1-9][0-9]?", re.ASCII)
+
+
+def _seat_key(v: object) -> object:
+    """A bot seat key: the seat's number written in canonical decimal ("1",
+    not "01", " 1" nor "1.0"), so that no two keys name one seat."""
+    if isinstance(v, str) and SEAT_KEY.fullmatch(v):
+        return int(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise ValueError("a bot seat is a seat number written in decimal with no sign, space or leading zero "
+                     '("0" to "11")')
+
+
+SeatKey = Annotated[int, BeforeValidator(_seat_key)]
 
 
 class GameInfo(BaseModel):
@@ -27,13 +46,19 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str = Field(description="Game id (see `GET /games`).", examples=["maumau"])
-    players: int = Field(ge=1, le=12, description="Number of seats.", examples=[3])
+    players: int = Field(ge=1, le=12, strict=True, description="Number of seats (an integer: \"3\" is refused).",
+                         examples=[3])
     options: dict[str, Any] = Field(
-        default_factory=dict, description="Table options; omitted ones take their defaults.")
-    bots: dict[int, str] = Field(
         default_factory=dict,
-        description="Seats filled by bots: seat number -> strategy (e.g. `{\"1\": \"heuristic\"}`).",
+        description="Table options; omitted ones take their defaults. Checked strictly against the game's options "
+                    "schema (`GET /games`): an unknown option or a value of another type (\"5\" for 5) is refused "
+                    "(422 `bad_options`).")
+    bots: dict[SeatKey, str] = Field(
+        default_factory=dict,
+        description="Seats filled by bots: seat number -> strategy (e.g. `{\"1\": \"heuristic\"}`). A seat is "
+                    "written in decimal with no sign, space or leading zero (\"1\", not \"01\").",
         examples=[{"1": "heuristic", "2": "random"}],
+        json_schema_extra={"propertyNames": {"pattern": "^(0|[1-9][0-9]?)$"}},
     )
     turn_seconds: int | None = Field(
         60, ge=1, le=600, strict=True,
@@ -71,7 +96,9 @@ class JoinTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seat: int | None = Field(None, ge=0, le=11, description="The seat wanted; omitted: the first free seat.")
+    seat: int | None = Field(None, ge=0, le=11, strict=True,
+                             description="The seat wanted (an integer: \"0\" and true are refused); omitted: the "
+                                         "first free seat.")
     name: str = Field("player", min_length=1, max_length=40, description="Display name (printable characters).")
 
     @field_validator("name")

@@ -64,7 +64,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared.engine import (
     BAD_ACTION,
@@ -117,6 +117,8 @@ NOT_A_NUMBER_CARD = "not_a_number_card"
 class Options(BaseModel):
     """Table options for DIX; every default is the source's rule or a ruling
     (docs/games/dix.md, "Options")."""
+
+    model_config = ConfigDict(extra="forbid")
 
     starting_tokens: int = Field(5, ge=0, le=50, description="Currency tokens each player starts with (ruling: 5).")
     token_cap: int = Field(

@@ -63,7 +63,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.engine import (
     BAD_ACTION,
@@ -134,6 +134,8 @@ BAD_TARGET = "bad_target"
 
 class Options(BaseModel):
     """Table options (docs, "Options"; every default is the rules' or the rulings')."""
+
+    model_config = ConfigDict(extra="forbid")
 
     trips: int = Field(2, ge=1, le=4, description="Trips of the box around the table (source: 2).")
     proposals_in_all_5_6: int = Field(

@@ -60,7 +60,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.cards import SUITS, shoe
 from shared.engine import (
@@ -122,6 +122,8 @@ CANNOT_RETURN_STOLEN = "cannot_return_stolen"
 
 class Options(BaseModel):
     """Table options of Maudix (docs/games/maudix.md, "Options"; defaults follow the rules and rulings)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     contracts: list[ContractName] = Field(
         default_factory=lambda: [c.value for c in CONTRACT_ORDER],

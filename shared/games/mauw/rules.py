@@ -53,7 +53,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.engine import (
     BAD_ACTION,
@@ -138,6 +138,8 @@ _MESSAGES = {
 
 class Options(BaseModel):
     """Table options of Mauw (docs/games/mauw.md, "Table options")."""
+
+    model_config = ConfigDict(extra="forbid")
 
     first_seat: int | None = Field(
         None,
