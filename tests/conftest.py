@@ -139,6 +139,13 @@ def live_server(request):
         if not real_redis_available():
             pytest.skip(f"no Redis at {REAL_REDIS_URL}")
         url = REAL_REDIS_URL
+        import redis as redis_lib
+
+        r = redis_lib.Redis.from_url(url)
+        stale = list(r.scan_iter("tapis:limits*", count=1000))
+        if stale:  # another module's rate-limit windows (e.g. the lobby's burst) would throttle this one
+            r.delete(*stale)
+        r.close()
 
     settings = Settings(redis_url=url, body_timeout_s=1.0, max_header_bytes=16_384,
                         **getattr(request.module, "LIVE_SERVER_SETTINGS", {}))

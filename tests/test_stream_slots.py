@@ -16,7 +16,7 @@ from services.gateway.errors import ApiError
 from services.gateway.streams import StreamSlots
 
 #: Read by the ``live_server`` fixture (tests/conftest.py).
-LIVE_SERVER_SETTINGS = {"max_streams_per_client": 2, "rate_limits": False}
+LIVE_SERVER_SETTINGS = {"max_streams_per_client": 2, "rate_limits": False, "forwarded_allow_ips": "127.0.0.1"}
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_one_client_cannot_take_more_than_its_share_of_streams(base):
         assert r.headers["content-type"].startswith("application/problem+json")
         assert r.json()["code"] == "too_many_client_streams"
         assert int(r.headers["Retry-After"]) >= 1
-        # another client address (X-Forwarded-For, trusted from 127.0.0.1) has its own share
+        # another client address (X-Forwarded-For from the trusted proxy 127.0.0.1) has its own share
         other = {"X-Forwarded-For": "203.0.113.7"}
         assert _open(held, base, t, **other).status_code == 200
         # the first stream's client goes away: its slot comes back
