@@ -576,7 +576,20 @@ def legal_actions(s: State, seat: int) -> list[dict]:
     """Every action ``seat`` may send now, in the shape ``decide`` takes
     (empty when the seat is not awaited): the types :data:`OPEN` in the
     phase for the seat on turn, the call-out for the others."""
-    return listing(LISTERS[s.phase] if seat == s.turn else OFF_TURN_LISTERS, s, seat)
+    if seat != s.turn:
+        return listing(OFF_TURN_LISTERS, s, seat)
+    if s.phase is Phase.PLAY:
+        # The fast path of listing(LISTERS[Phase.PLAY], s, seat), the same
+        # list: a draw is open facing a 7 penalty or with no playable card,
+        # which the plays just listed tell (the listing would look twice).
+        out = _legal_play(s, seat)
+        if s.penalty or not out:
+            out.append({"type": "draw"})
+        w = s.window
+        if w is not None:
+            out += _legal_callout(s, seat)
+        return out
+    return listing(LISTERS[s.phase], s, seat)
 
 
 # ---------------------------------------------------------------------------

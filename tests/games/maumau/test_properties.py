@@ -27,9 +27,9 @@ from itertools import chain
 import pytest
 
 from shared.cards import shoe
-from shared.engine import IllegalAction, fold
+from shared.engine import IllegalAction, fold, listers, listing
 from shared.games.maumau import GAME
-from shared.games.maumau.rules import CARD_NOT_IN_HAND, NOT_YOUR_TURN
+from shared.games.maumau.rules import ACTIONS, CARD_NOT_IN_HAND, NOT_YOUR_TURN, OFF_TURN, OPEN
 from shared.games.maumau.state import Phase
 from tests.games.maumau.helpers import secrets
 from tests.invariants import playout
@@ -88,6 +88,10 @@ def make_checks(players: int, options: dict, *, check_legal: bool = False):
                 for s in [None, *range(players)]:
                     r = GAME.redact(e, s)
                     assert r is None or not CARD_TOKEN.findall(json.dumps(r.data)), "the talon order is never shown"
+        if state.phase is Phase.PLAY:  # the fast path of the turn lists what the handlers list
+            for s in range(players):
+                types = OPEN[state.phase] if s == state.turn else OFF_TURN
+                assert GAME.legal_actions(state, s) == listing(listers(ACTIONS, {0: types})[0], state, s)
         if check_legal:
             for s in GAME.awaiting(state):
                 for action in GAME.legal_actions(state, s):
