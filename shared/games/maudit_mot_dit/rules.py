@@ -542,6 +542,7 @@ class MauditMotDit(BaseGame):
     result = staticmethod(scoring.result)
 
     def __init__(self) -> None:
+        super().__init__()
         from . import bots
 
         self.strategies = dict(bots.STRATEGIES)
