@@ -10,7 +10,7 @@ schema conformance (every operation but the never-ending SSE stream, which
 tests/test_feeds.py covers).  Prints one line per game and a JSON summary; exits 1
 when schemathesis found a failure.
 
-    python loadtests/fuzz_api.py --examples 300            # the full-size run (docs/reliability.md)
+    python loadtests/fuzz_api.py --examples 80 --rounds 3  # the full-size run (docs/reliability.md)
     python loadtests/fuzz_api.py --examples 3 --games toy  # what CI runs (tests/test_fuzz_api.py)
 """
 
@@ -95,7 +95,8 @@ def fuzz_game(base: str, game: str, examples: int, seed: int | None, workdir: Pa
 
 def main(examples: int = typer.Option(100, help="schemathesis --max-examples per operation."),
          games: str = typer.Option(",".join(GAMES), help="Comma-separated games (toy needs the tests' registry)."),
-         seed: int | None = typer.Option(None, help="schemathesis seed."),
+         seed: int | None = typer.Option(None, help="schemathesis seed (round i uses seed + i)."),
+         rounds: int = typer.Option(1, help="Runs per game, each on a fresh table with other examples."),
          verbose: bool = typer.Option(False, help="Print schemathesis's report of each game.")) -> None:
     """Run the fuzzer against a fresh embedded service, game by game."""
     port = _free_port()
@@ -105,10 +106,11 @@ def main(examples: int = typer.Option(100, help="schemathesis --max-examples per
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for game in games.split(","):
-                r = fuzz_game(base, game.strip(), examples, seed, Path(tmp))
-                results.append(r)
-                print(f"{r['game']:15} {r['generated']:6} requests  {r['failures']} failures  {r['seconds']} s",
-                      flush=True)
+                for i in range(rounds):
+                    r = fuzz_game(base, game.strip(), examples, None if seed is None else seed + i, Path(tmp))
+                    results.append(r)
+                    print(f"{r['game']:15} {r['generated']:6} requests  {r['failures']} failures  {r['seconds']} s",
+                          flush=True)
                 if verbose or r["exit"]:
                     print(r["output"])
     finally:
