@@ -99,8 +99,11 @@ class Private:
         return False
 
     def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        if self.reads(out, seat, author):
-            return
+        if not self.reads(out, seat, author):
+            self.conceal(out)
+
+    def conceal(self, out: dict[str, Any]) -> None:
+        """Hide the keys from ``out``: what a seat that cannot read them sees."""
         if self.size is not None:
             out[self.size] = len(out[self.keys[0]])
         if not self.keys:
@@ -177,12 +180,14 @@ def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | 
             return event
         data, author = event.data, event.seat
         readable = private.get(kind)
-        if readable is not None:
+        if readable is not None:  # only Private keys: copied only when one is hidden from the seat
+            hidden = None
             for p in readable:
                 if not p.reads(data, seat, author):
-                    break
-            else:
-                return event
+                    if hidden is None:
+                        hidden = dict(data)
+                    p.conceal(hidden)
+            return event if hidden is None else Event(kind, hidden, author, event.ts, event.cmd)
         out = dict(data)
         for s in table[kind]:
             s.apply(out, seat, author)
