@@ -317,16 +317,8 @@ def _game_ended(totals: list[int], decider_points: list[int | None] | None) -> E
 # ---------------------------------------------------------------------------
 
 
-def _require_turn(s: State, seat: int) -> None:
-    """Raise ``not_your_turn`` unless ``seat`` is on turn (every action but
-    the call-out)."""
-    if seat != s.turn:
-        raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
-
-
 def _decide_play(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Play a card ("Play", "Special ranks", "Announcements and call-outs")."""
-    _require_turn(s, seat)
     card = a.get("card")
     suit = a.get("suit")
     call = a.get("announce")
@@ -429,7 +421,6 @@ def _play_actions(out: list[dict], card: str, left: int) -> None:
 def _decide_draw(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Draw one card when nothing is playable ("Play"), or take the whole
     7 penalty, losing the turn ("Special ranks")."""
-    _require_turn(s, seat)
     if s.phase is Phase.WISH:
         raise IllegalAction(SUIT_WISH_PENDING, "the dealer must first name the suit for the Jack turned up")
     if s.phase is Phase.DRAWN:
@@ -467,7 +458,6 @@ def _legal_draw(s: State, seat: int) -> list[dict]:
 
 def _decide_keep(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Keep the playable card just drawn; the turn ends ("Play")."""
-    _require_turn(s, seat)
     if s.phase is Phase.WISH:
         raise IllegalAction(SUIT_WISH_PENDING, "the dealer must first name the suit for the Jack turned up")
     if s.phase is not Phase.DRAWN:
@@ -484,7 +474,6 @@ def _legal_keep(s: State, seat: int) -> list[dict]:
 
 def _decide_wish(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """The dealer names the suit of a first upcard Jack ("First upcard")."""
-    _require_turn(s, seat)
     if s.phase is not Phase.WISH:
         raise IllegalAction(NO_WISH_PENDING, "a suit is named with the play of a Jack ('suit' on the play)")
     suit = a.get("suit")
@@ -541,6 +530,9 @@ ACTIONS: dict[str, ActionRule] = {
     "callout": ActionRule(_decide_callout, _legal_callout, {"seat": int}),
 }
 ACTION_TYPES = tuple(ACTIONS)
+#: The types only the seat on turn may send (``decide`` checks the turn
+#: for them before their handler runs): all but the call-out.
+ON_TURN_TYPES = frozenset(ACTIONS) - {"callout"}
 
 #: The action types open to the seat on turn in each phase, in listing order
 #: (a call-out, open to the other seats of the round too, comes last).
@@ -569,6 +561,8 @@ def decide(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -
     and the rule codes listed in :data:`CODES` (see each action's rule)."""
     if s.phase is Phase.OVER:
         raise IllegalAction(GAME_OVER, "the game is over")
+    if seat != s.turn and (type(action) is dict or isinstance(action, Mapping)) and action.get("type") in ON_TURN_TYPES:
+        raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
     return dispatch(ACTIONS, s, seat, action, rng)
 
 
