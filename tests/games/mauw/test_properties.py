@@ -18,7 +18,7 @@ extra checks after every action:
   (other hands, the talon, Mauw faces, discard pile under its top) are
   shuffled among themselves.
 
-By default 30 games per player count (150 in all, the suite's budget);
+By default 20 games per player count (100 in all, the suite's budget);
 the ``slow`` test plays ``TAPIS_PROPERTY_GAMES`` more per count (5 when
 unset), e.g. ``TAPIS_PROPERTY_GAMES=100 pytest -m slow tests/games/mauw``
 for the issue's 500.
@@ -45,7 +45,7 @@ from tests.games.mauw.given import secrets
 from tests.invariants import playout, strings_in
 
 CARD_SET = frozenset(CARDS)
-GAMES_PER_COUNT = 30
+GAMES_PER_COUNT = 20
 
 
 def options_for(seed: int) -> dict:
