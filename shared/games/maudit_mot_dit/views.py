@@ -86,7 +86,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     rules = state.rules
     mine: list[Any] = [None] * n  # the candidate words, the active player's entry
     chosen: list[Any] = [None] * n  # the secret, the active player's entry
-    if not over and state.right is not None:
+    # Built only when the reader is the active player: no other reader's
+    # view ever holds them (PerSeat below keeps the reader's entry only).
+    if not over and state.right is not None and seat == active:
         mine[active] = words = candidates(state)
         if state.choice is not None:  # the secret: the chosen candidate (state.secret)
             chosen[active] = dict(words[state.choice])
@@ -94,6 +96,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     for author, text in state.sealed.items():
         sealed[author] = text
     holder = state.curse_holder
+    points, bad_luck = state.points, state.bad_luck
     res = result(state) if over else None
     whole: dict[str, Any] = {
         "game": NAME,
@@ -131,8 +134,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         },
         "bad_luck_left": state.bad_luck_left,
         "standings": [
-            {"seat": s, "points": p, "bad_luck": b, "curse": s == holder}
-            for s, (p, b) in enumerate(zip(state.points, state.bad_luck, strict=True))
+            {"seat": s, "points": points[s], "bad_luck": bad_luck[s], "curse": s == holder}
+            for s in range(n)
         ],
         "totals": totals(state),
         "last_turn": state.last,
