@@ -163,6 +163,7 @@ def main() -> int:
         return 2
     n = args.n if args.n is not None else (6 if args.meter == "callgrind" else 60)
     unit = "instructions" if args.meter == "callgrind" else "CPU s"
+    spec = ">15,.0f" if args.meter == "callgrind" else ">15.3f"
     with tempfile.TemporaryDirectory(prefix="tapis-compare-") as tmp:
         scratch = Path(tmp)
         trees = {"base": scratch / "base", "head": scratch / "head" if args.head else ROOT}
@@ -178,8 +179,7 @@ def main() -> int:
                 for workload in workloads:
                     base, head = measure(args.meter, (trees["base"], trees["head"]), game, workload, n,
                                          args.repeat, scratch)
-                    fmt = (lambda x: f"{x:>15,.0f}") if args.meter == "callgrind" else (lambda x: f"{x:>15.3f}")
-                    print(f"{game:<15} {workload:<9} {fmt(base)} {fmt(head)} {head / base:>10.3f}", flush=True)
+                    print(f"{game:<15} {workload:<9} {base:{spec}} {head:{spec}} {head / base:>10.3f}", flush=True)
         finally:
             for name, rev in (("base", args.base), ("head", args.head)):
                 if rev:

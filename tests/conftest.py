@@ -141,8 +141,10 @@ def live_server(request):
         url = REAL_REDIS_URL
         import redis as redis_lib
 
+        from services.gateway.ratelimit import KEY_PREFIX
+
         r = redis_lib.Redis.from_url(url)
-        stale = list(r.scan_iter("tapis:limits*", count=1000))
+        stale = list(r.scan_iter(KEY_PREFIX + "*", count=1000))
         if stale:  # another module's rate-limit windows (e.g. the lobby's burst) would throttle this one
             r.delete(*stale)
         r.close()

@@ -37,10 +37,9 @@ class ApiError(Exception):
         self.extra = extra or {}
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, *,
-            headers: Mapping[str, str] | None = None, **extra) -> JSONResponse:
-    """A problem+json response (``headers``: added to the response's)."""
-    body = {
+def problem_body(status: int, code: str, detail: str, title: str | None = None, **extra) -> dict:
+    """The problem+json document of an error (RFC 9457 with ``code``)."""
+    return {
         "type": f"urn:tapis:error:{code}",
         "title": title or code.replace("_", " ").capitalize(),
         "status": status,
@@ -48,6 +47,12 @@ def problem(status: int, code: str, detail: str, title: str | None = None, *,
         "code": code,
         **extra,
     }
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, *,
+            headers: Mapping[str, str] | None = None, **extra) -> JSONResponse:
+    """A problem+json response (``headers``: added to the response's)."""
+    body = problem_body(status, code, detail, title, **extra)
     out = dict(headers or {})
     if status == 401:
         out["WWW-Authenticate"] = "Bearer"

@@ -25,6 +25,8 @@ from services.gateway.errors import ApiError
 
 #: What a limit counts: the setting that holds its limits.
 KINDS = {"create": "rate_create", "join": "rate_join", "action": "rate_action"}
+#: The prefix of the windows' keys in Redis.
+KEY_PREFIX = "tapis:limits"
 
 
 def _storage(settings: Settings) -> Storage:
@@ -33,8 +35,8 @@ def _storage(settings: Settings) -> Storage:
     url = "async+" + settings.redis_url
     if settings.cluster:
         return RedisClusterStorage(url.replace("async+redis", "async+redis+cluster", 1), implementation="redispy",
-                                   key_prefix="tapis:limits")
-    return RedisStorage(url, implementation="redispy", key_prefix="tapis:limits")
+                                   key_prefix=KEY_PREFIX)
+    return RedisStorage(url, implementation="redispy", key_prefix=KEY_PREFIX)
 
 
 class RateLimits:

@@ -22,6 +22,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from services.config import Settings
+from services.gateway.errors import problem_body
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -32,13 +33,7 @@ except ImportError:  # pragma: no cover - httptools is optional (uvicorn falls b
 def _problem_response(status: int, reason: str, code: str, detail: str) -> bytes:
     """A whole problem+json response that closes the connection, written
     by the protocol itself (no request reached the app)."""
-    body = json.dumps({
-        "type": f"urn:tapis:error:{code}",
-        "title": code.replace("_", " ").capitalize(),
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }).encode()
+    body = json.dumps(problem_body(status, code, detail)).encode()
     return (b"HTTP/1.1 %d %s\r\ncontent-type: application/problem+json\r\n"
             b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
 
