@@ -47,12 +47,19 @@ def start_embedded(port: int | None = None, settings=None) -> tuple[str, uvicorn
     return url, server
 
 
+def service_url(url: str) -> str:
+    """``url`` with ``http://`` in front when it names no scheme
+    (``localhost:8000`` -> ``http://localhost:8000``)."""
+    return url if "://" in url else "http://" + url
+
+
 def run_demo(*, game: str, tables: int, players: int, strategy: str, url: str, embedded: bool, timeout: float) -> int:
     """Run the demo; returns the exit code (0: every table finished)."""
     console = Console()
     server = None
     if embedded:
         url, server = start_embedded()
+    url = service_url(url)
     client = httpx.Client(base_url=url, timeout=30)
     try:
         client.get("/healthz").raise_for_status()

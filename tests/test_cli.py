@@ -27,6 +27,13 @@ def test_demo_without_a_server_says_how_to_start_one():
     assert "tapis serve" in res.output
 
 
+def test_demo_url_without_a_scheme_means_http():
+    from services.demo import service_url
+
+    assert service_url("localhost:8000") == "http://localhost:8000"
+    assert service_url("https://tapis.example") == "https://tapis.example"
+
+
 def test_demo_unknown_game_is_refused_with_the_code():
     res = runner.invoke(app, ["demo", "--game", "chess", "--tables", "1", "--embedded"])
     assert res.exit_code == 1

@@ -136,7 +136,7 @@ async def test_bad_input_gets_a_stable_code_and_leaves_the_log_unchanged(service
         r = await service.post(url, headers=headers, json=body)
         assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
     r = await service.post(url, headers={**auth(a["token"]), "content-type": "application/json"}, content=b"{not json")
-    assert (r.status_code, r.json()["code"]) == (400, "malformed_json")
+    assert (r.status_code, r.json()["code"], r.json()["title"]) == (400, "malformed_json", "Malformed JSON")
     assert (await service.get(f"/tables/{t['id']}")).json()["version"] == before
 
 

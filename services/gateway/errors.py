@@ -81,7 +81,7 @@ def install(app: FastAPI) -> None:
     async def _validation(_req: Request, exc: RequestValidationError):
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
-            return problem(400, "malformed_json", "the request body is not valid JSON")
+            return problem(400, "malformed_json", "the request body is not valid JSON", "Malformed JSON")
         fields = [
             {"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", ""), "type": e.get("type", "")}
             for e in errors
@@ -93,7 +93,8 @@ def install(app: FastAPI) -> None:
         code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed"}.get(
             exc.status_code, f"http_{exc.status_code}")
         detail = "the request body is not valid JSON" if exc.status_code == 400 else str(exc.detail)
-        return problem(exc.status_code, code, detail, headers=exc.headers)  # 405 keeps its Allow
+        title = "Malformed JSON" if exc.status_code == 400 else None
+        return problem(exc.status_code, code, detail, title, headers=exc.headers)  # 405 keeps its Allow
 
     @app.exception_handler(RedisError)
     async def _store_down(_req: Request, exc: RedisError):
