@@ -168,29 +168,78 @@ def redactor(secrets: Mapping[str, Sequence[Secret]]) -> Callable[[Event, int | 
     secrets: the event as ``seat`` (None: a spectator) may see it.  Types
     not named are public, and an event whose secrets are all
     :class:`Private` keys the seat may read: the event itself comes back.
-    A game's ``redact`` is ``redactor(SECRETS)``."""
-    table = {t: tuple(s) for t, s in secrets.items()}
-    private: dict[str, tuple[Private, ...]] = {
-        t: tuple(x for x in s if isinstance(x, Private)) for t, s in table.items()
-        if all(type(x) is Private for x in s)}
+    A game's ``redact`` is ``redactor(SECRETS)``.
 
-    def redact(event: Event, seat: int | None) -> Event:
-        kind = event.type
-        if kind not in table:
-            return event
-        data, author = event.data, event.seat
-        readable = private.get(kind)
-        if readable is not None:  # only Private keys: copied only when one is hidden from the seat
+    Every event of every feed passes here, most of them public: the
+    dispatch compares the type with the few secret ones inline (cheaper
+    than a dict lookup), in a function written once per game, as
+    :mod:`dataclasses` writes ``__init__``."""
+    plans = [(kind, _plan(tuple(s))) for kind, s in secrets.items()]
+    lines = ["def redact(event, seat):", "    kind = event.type"]
+    lines += [f"    if kind == {kind!r}:\n        return plan{i}(event, seat)" for i, (kind, _) in enumerate(plans)]
+    lines.append("    return event")
+    scope: dict[str, Any] = {f"plan{i}": plan for i, (_, plan) in enumerate(plans)}
+    exec("\n".join(lines), scope)  # the source: built above from the types' reprs only
+    redact: Callable[[Event, int | None], Event] = scope["redact"]
+    redact.__doc__ = "The event as ``seat`` (None: a spectator) may see it; types hidden: " + ", ".join(
+        kind for kind, _ in plans) + "."
+    return redact
+
+
+def _plan(secrets: tuple[Secret, ...]) -> Callable[[Event, int | None], Event]:
+    """How to redact one event type with ``secrets``."""
+    if len(secrets) == 1 and type(secrets[0]) is Private and not secrets[0].readers:
+        return _author_only(secrets[0])
+    if all(type(x) is Private for x in secrets):
+        private = tuple(x for x in secrets if isinstance(x, Private))
+
+        def readable(event: Event, seat: int | None) -> Event:
+            # Only Private keys: the data copied only when one is hidden from the seat.
+            data, author = event.data, event.seat
             hidden = None
-            for p in readable:
+            for p in private:
                 if not p.reads(data, seat, author):
                     if hidden is None:
                         hidden = dict(data)
                     p.conceal(hidden)
-            return event if hidden is None else Event(kind, hidden, author, event.ts, event.cmd)
-        out = dict(data)
-        for s in table[kind]:
-            s.apply(out, seat, author)
-        return Event(kind, out, author, event.ts, event.cmd)
+            return event if hidden is None else Event(event.type, hidden, author, event.ts, event.cmd)
+        return readable
 
-    return redact
+    def general(event: Event, seat: int | None) -> Event:
+        out = dict(event.data)
+        author = event.seat
+        for s in secrets:
+            s.apply(out, seat, author)
+        return Event(event.type, out, author, event.ts, event.cmd)
+    return general
+
+
+def _author_only(p: Private) -> Callable[[Event, int | None], Event]:
+    """The common case: keys only the event's author reads (a drawn card;
+    with no keys: the whole data, a sealed guess)."""
+    keys, size = p.keys, p.size
+    if len(keys) == 1:
+        (key,) = keys
+
+        def one_key(event: Event, seat: int | None) -> Event:
+            if seat is not None and seat == event.seat:
+                return event
+            hidden = dict(event.data)
+            cards = hidden.pop(key, None)
+            if size is not None:
+                hidden[size] = len(cards)
+            return Event(event.type, hidden, event.seat, event.ts, event.cmd)
+        return one_key
+
+    def author_only(event: Event, seat: int | None) -> Event:
+        if seat is not None and seat == event.seat:
+            return event
+        if not keys:
+            return Event(event.type, {}, event.seat, event.ts, event.cmd)
+        hidden = dict(event.data)
+        if size is not None:
+            hidden[size] = len(hidden[keys[0]])
+        for k in keys:
+            hidden.pop(k, None)
+        return Event(event.type, hidden, event.seat, event.ts, event.cmd)
+    return author_only

@@ -85,10 +85,13 @@ def feed(game, events: Iterable[Event], seat: int | None, *, first_version: int 
     /tables/{T}/events``, the SSE stream, the events of an applied action)
     keep them."""
     out: list[tuple[int, Event]] = []
+    game_redact = game.redact
     for version, e in enumerate(events, first_version):
-        if not table_events and e.type in TABLE_EVENTS:
+        if e.type in TABLE_EVENTS:
+            if table_events:
+                out.append((version, e))
             continue
-        r = redact(game, e, seat)
+        r = game_redact(e, seat)
         if r is not None:
             out.append((version, r))
     return out
