@@ -57,7 +57,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     "top", "points"}`` with Mauw shown as ``"MAUW"``; ``points`` and
     ``full_columns`` per player; ``talon_size``; ``discard_size`` and
     ``discard_top``; ``chain`` (attack in progress) or None; ``options``;
-    ``result`` once over.
+    ``result`` once over; ``seats``: per seat ``seat``, ``cards`` in hand,
+    ``score`` (its points).
     """
     chain = state.chain
     discard = state.discard
@@ -108,5 +109,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "chain_limit": state.chain_limit,
         },
         "result": res.to_json() if res is not None else None,
+        "seats": [{"seat": i, "cards": len(h), "score": area_points(a)}
+                  for i, (h, a) in enumerate(zip(state.hands, state.areas, strict=True))],
     }
     return hide(whole, VIEW_SECRETS, seat, fresh=True)
