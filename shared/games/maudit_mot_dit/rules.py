@@ -519,12 +519,13 @@ def _text_schema(kind: str, limit: int) -> dict[str, Any]:
             "required": ["type", "word"], "additionalProperties": False}
 
 
-def choices(s: State, seat: int) -> list[dict]:
+def choices(state: State, seat: int) -> list[dict]:
     """The free-text actions of ``seat`` now, described (docs, "Free
     text"): the clue of the active player in phase clue, the proposal of a
     guesser who has not answered in phase guess; ``[]`` otherwise.  Their
     placeholders (an empty ``word``) stay in :func:`legal_actions` for the
     bots only."""
+    s = state
     if not 0 <= seat < s.players or seat not in awaiting(s):
         return []
     if s.phase is Phase.CLUE and seat == s.active:

@@ -85,7 +85,8 @@ def view(state: State, seat: int | None) -> dict:
         "target_score": s.rules.target_score,
         "options": options_json(s.rules),
         "result": None if res is None else res.to_json(),
-        "seats": [{"seat": i, "cards": len(h), "score": t} for i, (h, t) in enumerate(zip(s.hands, s.totals, strict=True))],
+        "seats": [{"seat": i, "cards": len(h), "score": t}
+                  for i, (h, t) in enumerate(zip(s.hands, s.totals, strict=True))],
     }
     out = hide(whole, VIEW_SECRETS, seat, fresh=True)
     out.setdefault("drawn", None)  # the key stays, empty, for the seats not on turn
