@@ -277,8 +277,12 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None
 @router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
             responses={**R401, **R403, **R404})
 async def view(table: str, caller: Viewer) -> SeatView:
-    """With a seat token: that seat's view, its legal actions and the
-    version to send as `expected_version`. Without: the spectator view."""
+    """With a seat token: that seat's view, its legal actions (each
+    accepted as it is), its choices (combinations and free text, each with
+    a JSON Schema of the action) and the version to send as
+    `expected_version`. Without: the spectator view. `must_act`: the seats
+    of `awaiting` the game waits for. The view's `seats` give every seat's
+    card count, score, name, kind and away flag."""
     t, seat = caller.table, caller.seat
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
