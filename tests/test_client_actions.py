@@ -17,6 +17,7 @@ import random
 import pytest
 from jsonschema import Draft202012Validator
 
+from shared.choices import fill
 from shared.engine import IllegalAction, client_actions, must_act, play
 from shared.events import Event
 from shared.games import get_game
@@ -26,7 +27,6 @@ from tests.games.maudix.helpers import started as maudix_started
 from tests.games.maumau.helpers import Table as MauMauTable
 from tests.given import given
 from tests.invariants import check_seats
-from tests.schema_fill import fill
 
 #: (game, players, options): short games, one per game and size.
 CASES = [

@@ -15,7 +15,7 @@ from fakeredis import FakeServer
 from fakeredis.aioredis import FakeRedis
 from jsonschema import Draft202012Validator
 
-from tests.schema_fill import fill
+from shared.choices import fill
 from tests.test_client_actions import CLUE_RULES
 
 #: (game, players, options) of the property; each game is played for at

@@ -1,9 +1,11 @@
 """Random valid fillings of the action schemas a game gives in ``choices``
-(the subset of JSON Schema draft 2020-12 they use: an object of
-``properties``, each a ``const``, an ``enum``, an array of enum items with
-``minItems``/``maxItems`` and ``uniqueItems`` or per-item ``maxContains``,
-or a string with ``minLength``/``maxLength``).  Tests check each filling
-against the schema with ``jsonschema`` too."""
+(:func:`shared.engine.client_actions`), for clients that pick at random:
+the load driver and the tests.  The schemas use a small subset of JSON
+Schema draft 2020-12: an object of ``properties``, each a ``const``, an
+``enum``, an array of enum items with ``minItems``/``maxItems`` and
+``uniqueItems`` or per-item ``maxContains`` (in ``allOf``), or a string
+with ``minLength``/``maxLength``.  The tests check each filling against
+its schema with ``jsonschema``."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ LETTERS = string.ascii_lowercase
 
 
 def fill(schema: dict[str, Any], rng: random.Random) -> Any:
-    """One random value valid under ``schema`` (the subset above)."""
+    """One random value valid under ``schema`` (the subset above); a string
+    is a word of 3 to 12 lower-case letters (within its length limits).
+    Raises ``ValueError`` for a schema outside the subset."""
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
@@ -38,4 +42,4 @@ def fill(schema: dict[str, Any], rng: random.Random) -> Any:
     if kind == "string":
         lo, hi = max(schema.get("minLength", 0), 3), min(schema.get("maxLength", 12), 12)
         return "".join(rng.choice(LETTERS) for _ in range(rng.randint(lo, hi)))
-    raise AssertionError(f"a schema outside the subset: {schema!r}")
+    raise ValueError(f"a schema outside the subset: {schema!r}")
