@@ -145,6 +145,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "candidates": mine,
         "chosen": chosen,
         "result": None if res is None else res.to_json(),
-        "seats": [{"seat": s, "cards": None, "score": t} for s, t in enumerate(sums)],
+        "seats": [{"seat": s, "cards": None, "score": sums[s]} for s in range(n)],
     }
     return hide(whole, VIEW_SECRETS, seat, fresh=True)

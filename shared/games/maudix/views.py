@@ -122,6 +122,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if st.stolen is not None:
             theft["card"] = st.stolen
     res = result(st)
+    hands, totals, won = st.hands, st.totals, st.tricks_won
     contracts = st.options["contracts"]  # the contracts' values, as in GameStarted (faster than Enum.value)
     whole: dict[str, Any] = {
         "game": "maudix",
@@ -157,7 +158,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": [list(r) for r in st.round_scores],
         "totals": list(st.totals),
         "result": res.to_json() if res is not None else None,
-        "seats": [{"seat": i, "cards": len(h), "score": t, "tricks": w}
-                  for i, (h, t, w) in enumerate(zip(st.hands, st.totals, st.tricks_won, strict=True))],
+        "seats": [{"seat": i, "cards": len(hands[i]), "score": totals[i], "tricks": won[i]} for i in range(st.n)],
     }
     return hide(whole, _VIEW[st.phase is Phase.DESIGNATE, theft is not None], seat, fresh=True)

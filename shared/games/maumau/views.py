@@ -56,6 +56,7 @@ def view(state: State, seat: int | None) -> dict:
     w = s.window
     over = s.phase is Phase.OVER
     res = result(s) if over else None
+    hands, totals = s.hands, s.totals
     whole = {
         "game": "maumau",
         "seat": seat,
@@ -85,8 +86,7 @@ def view(state: State, seat: int | None) -> dict:
         "target_score": s.rules.target_score,
         "options": options_json(s.rules),
         "result": None if res is None else res.to_json(),
-        "seats": [{"seat": i, "cards": len(h), "score": t}
-                  for i, (h, t) in enumerate(zip(s.hands, s.totals, strict=True))],
+        "seats": [{"seat": i, "cards": len(hands[i]), "score": totals[i]} for i in range(s.players)],
     }
     out = hide(whole, VIEW_SECRETS, seat, fresh=True)
     out.setdefault("drawn", None)  # the key stays, empty, for the seats not on turn
