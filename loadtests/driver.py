@@ -8,8 +8,10 @@ table with no bots, joins all its seats, then loops
 1. ``GET /tables/{T}/view`` with the token of a seat it expects to be
    awaited (a wrong guess costs one more view: it then picks a seat from
    the view's ``awaiting``);
-2. chooses a random legal action (uniform over ``legal_actions``, or the
-   game's bot strategy with ``--strategy``);
+2. chooses a random action (uniform over ``legal_actions`` and
+   ``choices``, a choice filled at random by :func:`shared.choices.fill`;
+   or the game's bot strategy with ``--strategy``, given ``legal_actions``
+   plus a few random fillings of each choice);
 3. ``POST /tables/{T}/actions`` with ``expected_version``; a 409 (e.g.
    ``stale_version``) is counted and answered by reading the view again.
 
@@ -50,6 +52,8 @@ from typing import Any
 
 import httpx
 
+from shared.choices import fill
+
 #: Problem codes that the protocol expects a client to meet and recover
 #: from by re-reading the view.  With one driver coroutine per table none
 #: of them should occur; they are still not counted as "unexpected".
@@ -58,6 +62,8 @@ RECOVERABLE = frozenset({"409 stale_version"})
 #: A table slot gives up its table after this many consecutive failed
 #: requests (it then opens a new table), so a broken table cannot spin.
 MAX_CONSECUTIVE_ERRORS = 20
+#: Random fillings of each of a view's ``choices`` a ``--strategy`` bot picks among.
+CHOICE_SAMPLES = 16
 
 
 @dataclass
@@ -190,10 +196,13 @@ class Driver:
         return tid, tokens
 
     def _choose(self, v: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-        legal = v["legal_actions"]
+        legal, choices = v["legal_actions"], v.get("choices", [])
         if self._choose_strategy is not None:
-            return self._choose_strategy(v["view"], legal, rng)
-        return rng.choice(legal)
+            # A bot picks from listed actions: each choice as a few random fillings.
+            sampled = [fill(c["schema"], rng) for c in choices for _ in range(CHOICE_SAMPLES)]
+            return self._choose_strategy(v["view"], legal + sampled, rng)
+        i = rng.randrange(len(legal) + len(choices))
+        return legal[i] if i < len(legal) else fill(choices[i - len(legal)]["schema"], rng)
 
     async def _play(self, client: httpx.AsyncClient, tid: str, tokens: dict[int, str], rng: random.Random,
                     budget: list[int]) -> None:
@@ -222,7 +231,7 @@ class Driver:
                 self.view_misses += 1
                 await asyncio.sleep(0.005)
                 continue
-            if seat not in aw or not v["legal_actions"]:
+            if seat not in aw or not (v["legal_actions"] or v.get("choices")):
                 self.view_misses += 1
                 seat = rng.choice(aw)
                 continue

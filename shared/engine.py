@@ -18,7 +18,14 @@ The services only ever talk to games through this protocol:
   go on without (not those whose only move is optional, such as a
   call-out); turn clocks and stand-in bots apply to these.  Default:
   ``awaiting``.
-* ``legal_actions(state, seat) -> list[dict]`` — JSON-ready actions.
+* ``legal_actions(state, seat) -> list[dict]`` — JSON-ready actions, every
+  one enumerated (bots and :func:`play` pick from these); a free-text
+  action may stand there as a placeholder (an empty ``word``).
+* ``choices(state, seat) -> list[dict]`` — the actions of ``seat`` that are
+  combinations or free text, each described as ``{"type", "schema" (JSON
+  Schema of the whole action), "hint"}`` instead of enumerated (default:
+  none).  :func:`client_actions` gives the API ``legal_actions`` without
+  those types, plus these descriptions.
 * ``view(state, seat | None) -> dict`` — what that seat (or a spectator,
   ``None``) may see; JSON-ready.
 * ``redact(event, seat | None) -> Event | None`` — the event as that seat
@@ -158,6 +165,8 @@ class Game(Protocol):
         ...
 
     def start(self, options: BaseModel, players: int, rng: random.Random) -> list[Event]: ...
+
+    def choices(self, state: Any, seat: int) -> list[dict]: ...
 
     def decide(self, state: Any, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]: ...
 
@@ -317,12 +326,62 @@ class BaseGame:
         override it with a cheaper test that needs no Result)."""
         return self.result(state) is not None  # type: ignore[attr-defined]
 
+    def choices(self, state: Any, seat: int) -> list[dict]:
+        """The action types of ``seat`` described by a schema instead of
+        enumerated (:func:`client_actions`); default: none."""
+        return []
+
     def check_turn(self, state: Any, seat: int) -> None:
         """Raise ``game_over`` or ``not_your_turn`` unless ``seat`` is awaited."""
         if self.is_over(state):
             raise IllegalAction(GAME_OVER, "the game is over")
         if seat not in self.awaiting(state):  # type: ignore[attr-defined]
             raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+
+
+def client_actions(game: Game, state: Any, seat: int) -> tuple[list[dict], list[dict]]:
+    """What the API offers ``seat`` now: ``(legal, choices)``.
+
+    ``choices`` is ``game.choices(state, seat)``: the combinations and free
+    texts, each ``{"type", "schema", "hint"}``.  ``legal`` is
+    ``game.legal_actions(state, seat)`` without the action types that
+    ``choices`` describes (their enumeration or placeholder), so each entry
+    of ``legal`` is accepted as it is when sent back now.  Bots keep the
+    full ``legal_actions``.  A game may supply its own ``client_actions``
+    (same result, e.g. without enumerating what it leaves out)."""
+    own = getattr(game, "client_actions", None)
+    if own is not None:
+        return own(state, seat)
+    choose = getattr(game, "choices", None)
+    described = choose(state, seat) if choose is not None else []
+    if not described:
+        return game.legal_actions(state, seat), []
+    kinds = {c["type"] for c in described}
+    return [a for a in game.legal_actions(state, seat) if a.get("type") not in kinds], described
+
+
+def must_act(game: Game, state: Any) -> frozenset[int]:
+    """The awaited seats the game waits for (``game.to_act``); the other
+    awaited seats only may act (an optional call-out or Malédiction)."""
+    return game.to_act(state) & game.awaiting(state)
+
+
+def card_schema(kind: str, hand: Sequence[str], size: int, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """JSON Schema (draft 2020-12) of an action ``{"type": kind, "cards":
+    [size cards of hand], **extra}``: ``cards`` holds ``size`` cards of
+    ``hand``, a card held twice at most twice (``maxContains``), once
+    otherwise (``uniqueItems`` when no card is held twice); ``extra``: the
+    schemas of the other keys, all required."""
+    counts: dict[str, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    cards: dict[str, Any] = {"type": "array", "items": {"enum": list(counts)}, "minItems": size, "maxItems": size}
+    if all(k == 1 for k in counts.values()):
+        cards["uniqueItems"] = True
+    else:
+        cards["allOf"] = [{"contains": {"const": c}, "minContains": 0, "maxContains": k} for c, k in counts.items()]
+    props: dict[str, Any] = {"type": {"const": kind}, "cards": cards, **(extra or {})}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
 def _kind(value: Any) -> str:

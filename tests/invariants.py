@@ -5,6 +5,8 @@ bot strategy on every seat, checking after every action that:
 
 * ``decide`` did not mutate the state (its snapshot is unchanged);
 * every view and every redacted event is JSON-serialisable;
+* every view has ``seats``: one ``{"seat", "cards", "score"}`` per seat, in
+  seat order (:func:`check_seats`);
 * ``awaiting`` seats have at least one legal action;
 * a strategy may return ``None`` only for an optional out-of-turn move
   (e.g. a Mau Mau call-out); at least one awaited seat must act;
@@ -37,14 +39,29 @@ def snap_bytes(game: Game, state: Any) -> bytes:
     return msgpack.packb(game.snapshot(state), use_bin_type=True)
 
 
-def _checked(strategy: Callable) -> Callable:
+def check_seats(view: Any, players: int) -> None:
+    """The one ``seats`` shape of every game's view: a list, one object per
+    seat in seat order, each with ``seat`` (int), ``cards`` (int or None)
+    and ``score`` (int or None); further keys are the game's own."""
+    seats = view["seats"]
+    assert isinstance(seats, list) and len(seats) == players, f"seats: {seats!r}"
+    for i, entry in enumerate(seats):
+        assert isinstance(entry, dict) and entry["seat"] == i, f"seats[{i}]: {entry!r}"
+        for key in ("cards", "score"):
+            v = entry[key]
+            assert v is None or (type(v) is int and (key != "cards" or v >= 0)), f"seats[{i}].{key}: {v!r}"
+
+
+def _checked(strategy: Callable, players: int) -> Callable:
     """``strategy`` with its view and legal actions checked JSON-ready
-    first (taking ``feed`` when ``strategy`` does)."""
+    first, and the view's ``seats`` (:func:`check_seats`) (taking ``feed``
+    when ``strategy`` does)."""
     if wants_feed(strategy):
 
         def with_feed(view, legal, rng, feed):
             json.dumps(view)
             json.dumps(legal)
+            check_seats(view, players)
             return strategy(view, legal, rng, feed=feed)
 
         return with_feed
@@ -52,6 +69,7 @@ def _checked(strategy: Callable) -> Callable:
     def checked(view, legal, rng):
         json.dumps(view)
         json.dumps(legal)
+        check_seats(view, players)
         return strategy(view, legal, rng)
 
     return checked
@@ -82,7 +100,7 @@ def playout(
     """
     strat = game.strategies[strategy]
     if check_views:
-        strat = _checked(strat)
+        strat = _checked(strat, players)
     before = b""  # the snapshot of the state the next decide gets
     opened = False
     hidden = hidden_checker(game, players, secrets) if secrets is not None else None
@@ -121,6 +139,9 @@ def playout(
     blob = msgpack.unpackb(snap_bytes(game, state), raw=False, strict_map_key=False)
     assert snap_bytes(game, game.restore(blob)) == snap_bytes(game, state), "snapshot does not round-trip"
     json.dumps(out.result.to_json())
+    if check_views:
+        for s in [None, *range(players)]:
+            check_seats(game.view(state, s), players)
     if hidden is not None:
         assert hidden.checked, "nothing was ever secret: the property checked nothing"  # type: ignore[attr-defined]
     return out

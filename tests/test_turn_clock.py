@@ -91,7 +91,8 @@ async def test_an_idle_person_is_timed_out_played_for_and_comes_back(embedded, g
     info = (await client.get(f"/tables/{tid}")).json()
     seat0 = info["seats"][0]
     assert seat0["kind"] == "human" and seat0["away"] is True
-    assert (await client.get(f"/tables/{tid}/view", headers=auth)).json()["away"] == [0]
+    away_view = (await client.get(f"/tables/{tid}/view", headers=auth)).json()
+    assert away_view["away"] == [0] and away_view["view"]["seats"][0]["away"] is True
     # Feeds show the timeout as it is, to everyone.
     feed = (await client.get(f"/tables/{tid}/events", params={"after": first, "limit": 1})).json()["events"]
     assert feed[0]["type"] == TURN_TIMED_OUT and feed[0]["data"]["seat"] == 0
@@ -110,7 +111,11 @@ async def test_an_idle_person_is_timed_out_played_for_and_comes_back(embedded, g
     state = fold(g, events)
     served = (await client.get(f"/tables/{tid}/view")).json()
     if served["version"] == len(events):
-        assert served["view"] == g.view(state, None)
+        # The game's view, its seats given their people (back: not away any more).
+        people = [{"name": "Ann", "kind": "human", "away": False}] + [
+            {"name": "bot (random)", "kind": "bot", "away": False}] * (players - 1)
+        game_view = g.view(state, None)
+        assert served["view"] == {**game_view, "seats": [{**s, **p} for s, p in zip(game_view["seats"], people)]}
         assert served["away"] == []
 
 

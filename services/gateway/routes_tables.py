@@ -54,6 +54,7 @@ from services.messaging import ReplyTimeout
 from services.store.store import TableExists
 from services.store.tables import Table
 from shared import presence
+from shared.engine import client_actions, must_act
 from shared.events import Event, decode
 from shared.games import UnknownGame, get_game
 
@@ -276,22 +277,45 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None
 @router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
             responses={**R401, **R403, **R404})
 async def view(table: str, caller: Viewer) -> SeatView:
-    """With a seat token: that seat's view, its legal actions and the
-    version to send as `expected_version`. Without: the spectator view."""
+    """With a seat token: that seat's view, its legal actions (each
+    accepted as it is), its choices (combinations and free text, each with
+    a JSON Schema of the action) and the version to send as
+    `expected_version`. Without: the spectator view. `must_act`: the seats
+    of `awaiting` the game waits for. The view's `seats` give every seat's
+    card count, score, name, kind and away flag."""
     t, seat = caller.table, caller.seat
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
                         awaiting=[], view=None, legal_actions=[])
     g, s = t.game, t.state
     r = g.result(s)
+    legal, choices = client_actions(g, s, seat) if seat is not None and r is None else ([], [])
     return SeatView(
         table=table, game=g.name, status="finished" if r else "playing", version=t.version, seat=seat,
         awaiting=sorted(g.awaiting(s)) if r is None else [],
+        must_act=sorted(must_act(g, s)) if r is None else [],
         deadlines=t.deadlines() if r is None else {}, away=sorted(t.away),
-        view=g.view(s, seat),
-        legal_actions=g.legal_actions(s, seat) if seat is not None and r is None else [],
+        view=with_people(t, g.view(s, seat)),
+        legal_actions=legal, choices=choices,
         result=r.to_json() if r else None,
     )
+
+
+def with_people(t: Table, view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with each entry of its ``seats`` given the seat's ``name``
+    (the name given at join, or ``bot (<strategy>)``), ``kind`` (``human``
+    or ``bot``) and ``away`` (a stand-in plays it): what the table knows
+    and the game never sees."""
+    seats = view.get("seats")
+    if isinstance(seats, list):
+        return {**view, "seats": [{**entry, **_person(t, i)} for i, entry in enumerate(seats)]}
+    return view
+
+
+def _person(t: Table, seat: int) -> dict[str, Any]:
+    if seat in t.bots:
+        return {"name": f"bot ({t.bots[seat]})", "kind": "bot", "away": False}
+    return {"name": t.names.get(seat) or "player", "kind": "human", "away": seat in t.away}
 
 
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",

@@ -155,15 +155,32 @@ class SeatView(BaseModel):
     status: str
     version: int
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
-    awaiting: list[int] = Field(description="Seats that may act now.")
+    awaiting: list[int] = Field(description="Seats that may act now, those whose only move is optional (a Mau Mau "
+                                            "call-out, proposing the Malédiction) included.")
+    must_act: list[int] = Field(
+        default_factory=list,
+        description="The seats of `awaiting` the game waits for; the others in `awaiting` may act but need not.")
     deadlines: dict[int, int] = Field(
         default_factory=dict,
         description="Seat -> deadline (ms since the epoch) of each seat the game waits for that a person plays under "
                     "the turn clock; draw a clock from it.")
     away: list[int] = Field(
         default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
-    view: dict[str, Any] | None = Field(description="The game's view for this seat (null before the game starts).")
-    legal_actions: list[dict[str, Any]] = Field(description="Actions this seat may send now.")
+    view: dict[str, Any] | None = Field(
+        description="The game's view for this seat (null before the game starts). Every game's view has `seats`: one "
+                    "object per seat in seat order, `{seat, cards, score, name, kind, away}` (`cards`: the number of "
+                    "cards in that seat's hand, null where the game has no hand; `score`: its current total, null "
+                    "if none; `name`: the name given at join, or `bot (<strategy>)`; `kind`: `human` or `bot`; "
+                    "`away`: a stand-in bot plays it), plus the game's own per-seat counts.")
+    legal_actions: list[dict[str, Any]] = Field(
+        description="Actions this seat may send now, each accepted as it is if sent back now. Actions that are "
+                    "combinations or free text are not listed here but described in `choices`.")
+    choices: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Actions this seat may send now that are combinations or free text, each `{type, schema, hint}`: "
+                    "`schema` is a JSON Schema (draft 2020-12) of the whole action object, `hint` one sentence on "
+                    "what to choose. The game may still refuse a free text its schema cannot judge (e.g. a clue of "
+                    "the secret word's family) with its own code.")
     result: dict[str, Any] | None = None
 
 

@@ -96,6 +96,18 @@ async def test_driver_applies_the_action_budget_with_no_error(asgi_service):
     assert report["view_misses"] < report["actions_applied"]
 
 
+@pytest.mark.parametrize("game,players,strategy", [("maudix", 3, None), ("maudix", 3, "heuristic"),
+                                                   ("maudit_mot_dit", 3, None), ("maudit_mot_dit", 3, "random")])
+async def test_driver_fills_choices(asgi_service, game, players, strategy):
+    """The Maudix écart and Maudit Mot Dit's words come as `choices`: the driver fills them."""
+    cfg = DriverConfig(tables=1, game=game, players=players, duration_s=20, actions_per_table=12, seed=2,
+                       strategy=strategy)
+    report = await Driver(asgi_service(1), cfg).run()
+    assert report["actions_applied"] == 12
+    # a random clue may still fall foul of a clue rule the schema cannot state
+    assert set(report["errors"]) <= {"422 clue_same_family", "422 clue_same_family_as_earlier", "422 clue_repeated"}
+
+
 async def test_finished_games_are_replaced_by_new_tables(asgi_service):
     # target_score 1 with 1-card hands: a random game takes 37 actions on
     # average (median 14); 150 actions per slot leave P(no game ends) < 1e-3

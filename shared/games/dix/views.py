@@ -42,7 +42,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     player, None once over), ``turns`` (the turn counter), ``awaiting,
     talon_size`` (the deck's size), ``tableau`` (flip order), ``total,
     currency, market, discard, removed, bank``, ``seats`` (per seat
-    ``tokens, consolation, money, wealth, collection, score``),
+    ``seat, cards`` (None: DIX has no hand)``, tokens, consolation, money,
+    wealth, collection, score``),
     ``auction`` (``joker, order, next, high, high_seat, bids``) or None,
     ``debt`` (``seat, owed, item``) or None, ``final_order, options,
     result`` (None until over)."""
@@ -68,6 +69,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "bank": state.bank,
         "seats": [
             {
+                "seat": i,
+                "cards": None,
                 "tokens": s.tokens,
                 "consolation": s.consolation,
                 "money": money(s, rules),
@@ -75,7 +78,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "collection": list(s.collection),
                 "score": score_collection(s.collection, rules.full_run_bonus),
             }
-            for s in state.seats
+            for i, s in enumerate(state.seats)
         ],
         "auction": None
         if a is None

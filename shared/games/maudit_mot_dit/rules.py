@@ -513,6 +513,30 @@ def legal_actions(s: State, seat: int) -> list[dict]:
     return listing(LISTERS[s.phase], s, seat)
 
 
+def _text_schema(kind: str, limit: int) -> dict[str, Any]:
+    return {"type": "object",
+            "properties": {"type": {"const": kind}, "word": {"type": "string", "minLength": 1, "maxLength": limit}},
+            "required": ["type", "word"], "additionalProperties": False}
+
+
+def choices(state: State, seat: int) -> list[dict]:
+    """The free-text actions of ``seat`` now, described (docs, "Free
+    text"): the clue of the active player in phase clue, the proposal of a
+    guesser who has not answered in phase guess; ``[]`` otherwise.  Their
+    placeholders (an empty ``word``) stay in :func:`legal_actions` for the
+    bots only."""
+    s = state
+    if not 0 <= seat < s.players or seat not in awaiting(s):
+        return []
+    if s.phase is Phase.CLUE and seat == s.active:
+        return [{"type": "clue", "schema": _text_schema("clue", lexicon.CLUE_MAX),
+                 "hint": "Type one word that leads the others to your secret word, not of its family."}]
+    if s.phase is Phase.GUESS and seat != s.active and seat not in s.acted:
+        return [{"type": "propose", "schema": _text_schema("propose", lexicon.GUESS_MAX),
+                 "hint": "Type the word you think the clues point to."}]
+    return []
+
+
 # --------------------------------------------------------------------------
 # The game
 # --------------------------------------------------------------------------
@@ -533,6 +557,7 @@ class MauditMotDit(BaseGame):
     start = staticmethod(start)
     decide = staticmethod(decide)
     legal_actions = staticmethod(legal_actions)
+    choices = staticmethod(choices)
     evolve = staticmethod(state.evolve)
     awaiting = staticmethod(state.awaiting)
     to_act = staticmethod(state.to_act)

@@ -78,7 +78,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     may be proposed, the open vote), ``bad_luck_left``, ``standings``
     (points, Mauvais sort cards, Malédiction per seat), ``totals``,
     ``last_turn`` (the last ``TurnScored``), ``limits``, ``result`` (None
-    until over).  The active player only: ``candidates`` and ``chosen``
+    until over), ``seats`` (per seat: ``seat``, ``cards`` None (no hand),
+    ``score`` its total).  The active player only: ``candidates`` and ``chosen``
     (None for the others).  Each guesser only: ``my_proposal``."""
     n = state.players
     active = state.active
@@ -98,6 +99,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     holder = state.curse_holder
     points, bad_luck = state.points, state.bad_luck
     res = result(state) if over else None
+    sums = totals(state)
     whole: dict[str, Any] = {
         "game": NAME,
         "players": n,
@@ -137,11 +139,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {"seat": s, "points": points[s], "bad_luck": bad_luck[s], "curse": s == holder}
             for s in range(n)
         ],
-        "totals": totals(state),
+        "totals": sums,
         "last_turn": state.last,
         "limits": {"clue": lexicon.CLUE_MAX, "proposal": lexicon.GUESS_MAX},
         "candidates": mine,
         "chosen": chosen,
         "result": None if res is None else res.to_json(),
+        "seats": [{"seat": s, "cards": None, "score": sums[s]} for s in range(n)],
     }
     return hide(whole, VIEW_SECRETS, seat, fresh=True)

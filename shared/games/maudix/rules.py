@@ -71,6 +71,7 @@ from shared.engine import (
     BaseGame,
     IllegalAction,
     Strategy,
+    card_schema,
     dispatch,
     listers,
     listing,
@@ -592,6 +593,28 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return listing(LISTERS[ph], state, seat)
 
 
+def choices(state: State, seat: int) -> list[dict]:
+    """The écart described instead of enumerated (it is every 3-card
+    combination of the hand times every recipient): ``[{"type": "ecart",
+    "schema", "hint"}]`` while ``seat`` has its écart to send, else ``[]``
+    (docs/games/maudix.md, "Actions")."""
+    if state.phase is not Phase.ECART or seat not in awaiting(state):
+        return []
+    recips = ecart_recipients(state.n, state.ecart_to, seat)
+    schema = card_schema("ecart", state.hands[seat], ECART_SIZE, {"to": {"enum": recips}})
+    return [{"type": "ecart", "schema": schema,
+             "hint": "Choose 3 cards of your hand to pass and the opponent (to) who gets them."}]
+
+
+def client_actions(state: State, seat: int) -> tuple[list[dict], list[dict]]:
+    """:func:`shared.engine.client_actions` without enumerating the écart
+    first: in the écart phase nothing else is open."""
+    ch = choices(state, seat)
+    if ch:
+        return [], ch
+    return legal_actions(state, seat), []
+
+
 # ---------------------------------------------------------------------------
 # The game
 # ---------------------------------------------------------------------------
@@ -625,6 +648,8 @@ class Maudix(BaseGame):
     start = staticmethod(start)
     decide = staticmethod(decide)
     legal_actions = staticmethod(legal_actions)
+    choices = staticmethod(choices)
+    client_actions = staticmethod(client_actions)
     evolve = staticmethod(evolve)
     awaiting = staticmethod(awaiting)
     is_over = staticmethod(is_over)

@@ -110,7 +110,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     ``[{"seat", "card"}]``), ``led_suit, tricks_played, tricks_won,
     last_trick_winner, theft`` (who, target, suit, end; the card only for
     thief and target), ``scores`` (per finished round), ``totals``,
-    ``points_per_trick, hook, voleur, result``.  Gathered tricks, other
+    ``points_per_trick, hook, voleur, result``, ``seats`` (per seat:
+    ``seat``, ``cards`` in hand, ``score`` its total, ``tricks`` won this
+    round).  Gathered tricks, other
     hands, removed cards and secret choices never appear.
     """
     st = state
@@ -120,6 +122,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if st.stolen is not None:
             theft["card"] = st.stolen
     res = result(st)
+    hands, totals, won = st.hands, st.totals, st.tricks_won
     contracts = st.options["contracts"]  # the contracts' values, as in GameStarted (faster than Enum.value)
     whole: dict[str, Any] = {
         "game": "maudix",
@@ -155,5 +158,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": [list(r) for r in st.round_scores],
         "totals": list(st.totals),
         "result": res.to_json() if res is not None else None,
+        "seats": [{"seat": i, "cards": len(hands[i]), "score": totals[i], "tricks": won[i]} for i in range(st.n)],
     }
     return hide(whole, _VIEW[st.phase is Phase.DESIGNATE, theft is not None], seat, fresh=True)

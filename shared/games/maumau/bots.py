@@ -53,7 +53,7 @@ def strongest_suit(hand: Sequence[str]) -> str:
 
 def next_opponent_size(view: Mapping[str, Any]) -> int | None:
     """Hand size of the next opponent who still holds cards (None if none)."""
-    seats = view["seats"]
+    seats = view["round_seats"]
     me = view["seat"]
     sizes = view["hand_sizes"]
     i = seats.index(me)
@@ -106,7 +106,7 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
     for c in hand:
         if RANK[c] != JACK:
             length[SUIT[c]] += 1
-    two = view["players"] == 2 or len(view["seats"]) == 2
+    two = view["players"] == 2 or len(view["round_seats"]) == 2
 
     def score(c: str) -> float:
         r = RANK[c]

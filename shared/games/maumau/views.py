@@ -47,13 +47,16 @@ def view(state: State, seat: int | None) -> dict:
     every hand's size, the discard's top card, the wished suit, the
     pending 7 penalty, skipped seats, whose turn and the phase, the
     announcements and the open call-out window, the talon and discard
-    sizes, the score sheet and, once over, the result.  Never another
+    sizes, the score sheet and, once over, the result; ``round_seats``: the
+    seats playing this round; ``seats``: per seat ``seat``, ``cards`` in
+    hand, ``score`` (its total).  Never another
     hand nor the talon's cards; ``drawn`` is None but for the seat on
     turn."""
     s = state
     w = s.window
     over = s.phase is Phase.OVER
     res = result(s) if over else None
+    hands, totals = s.hands, s.totals
     whole = {
         "game": "maumau",
         "seat": seat,
@@ -61,7 +64,7 @@ def view(state: State, seat: int | None) -> dict:
         "round": s.round,
         "decider": s.decider,
         "dealer": s.dealer,
-        "seats": list(s.seats),
+        "round_seats": list(s.seats),
         "phase": s.phase.value,
         "turn": None if over else s.turn,
         "awaiting": sorted(awaiting(s)),
@@ -83,6 +86,7 @@ def view(state: State, seat: int | None) -> dict:
         "target_score": s.rules.target_score,
         "options": options_json(s.rules),
         "result": None if res is None else res.to_json(),
+        "seats": [{"seat": i, "cards": len(hands[i]), "score": totals[i]} for i in range(s.players)],
     }
     out = hide(whole, VIEW_SECRETS, seat, fresh=True)
     out.setdefault("drawn", None)  # the key stays, empty, for the seats not on turn

@@ -57,7 +57,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     "top", "points"}`` with Mauw shown as ``"MAUW"``; ``points`` and
     ``full_columns`` per player; ``talon_size``; ``discard_size`` and
     ``discard_top``; ``chain`` (attack in progress) or None; ``options``;
-    ``result`` once over.
+    ``result`` once over; ``seats``: per seat ``seat``, ``cards`` in hand,
+    ``score`` (its points).
     """
     chain = state.chain
     discard = state.discard
@@ -72,6 +73,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             cols.append({"cards": cards, "mauw": k, "top": c.top, "points": column_points(c)})
         areas.append(cols)
     res = result(state)
+    hands = state.hands
+    points = [area_points(a) for a in state.areas]
     whole = {
         "game": NAME,
         "players": state.players,
@@ -84,7 +87,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "awaiting": sorted(awaiting(state)),
         "hands": state.hands,
         "areas": areas,
-        "points": [area_points(a) for a in state.areas],
+        "points": points,
         "full_columns": [full_columns(a, state.covered_columns_count) for a in state.areas],
         "talon": state.talon,
         "discard": discard,
@@ -108,5 +111,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "chain_limit": state.chain_limit,
         },
         "result": res.to_json() if res is not None else None,
+        "seats": [{"seat": i, "cards": len(hands[i]), "score": points[i]} for i in range(state.players)],
     }
     return hide(whole, VIEW_SECRETS, seat, fresh=True)
