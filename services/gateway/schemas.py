@@ -83,7 +83,8 @@ class TableInfo(BaseModel):
     version: int = Field(description="Number of events in the table's log.")
     seats: list[dict[str, Any]] = Field(
         description="Per seat: `kind` (free, human, bot), `name`, `strategy`; a human seat has `away` (its turn clock "
-                    "ran out and a stand-in bot plays it).")
+                    "ran out and a stand-in bot plays it); a bot seat whose person left the started table has `left`: "
+                    "true (its `name` stays the person's, its `strategy` is the table's `stand_in`).")
     options: dict[str, Any]
     turn_seconds: int | None = Field(None, description="The people's turn clock in seconds (null: none).")
     stand_in: str = Field(description="The strategy that plays an away seat.")
@@ -162,6 +163,9 @@ class SeatView(BaseModel):
                     "the turn clock; draw a clock from it.")
     away: list[int] = Field(
         default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
+    left: list[int] = Field(
+        default_factory=list,
+        description="Seats whose person left the started table: the stand-in bot plays them for good.")
     view: dict[str, Any] | None = Field(description="The game's view for this seat (null before the game starts).")
     legal_actions: list[dict[str, Any]] = Field(description="Actions this seat may send now.")
     result: dict[str, Any] | None = None
@@ -173,6 +177,21 @@ class Presence(BaseModel):
     seat: int
     away: bool = Field(description="Always false: the seat is the person's again.")
     version: int = Field(description="The table's version after coming back.")
+
+
+class Left(BaseModel):
+    """The caller's seat after `POST /tables/{T}/leave`: its token is refused from now on."""
+
+    table: str
+    seat: int = Field(description="The seat left.")
+    status: str = Field(
+        description="`free`: the game had not started; the seat is free again and whoever joins it next gets a new "
+                    "token. `bot`: the game had started; the table's stand-in bot plays the seat to the end (a "
+                    "`SeatLeft` event in the log).")
+    strategy: str | None = Field(description="The bot strategy that plays the seat now (`status` `bot`); null when "
+                                             "the seat was freed.")
+    version: int = Field(description="The table's version after leaving: 0 when freed before the start, else the "
+                                     "version of the `SeatLeft` event.")
 
 
 class EventPage(BaseModel):
