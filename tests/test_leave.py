@@ -41,8 +41,8 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-async def wait_for(pred, timeout=10.0):
-    deadline = time.monotonic() + timeout
+async def wait_for(pred, within_s=10.0):
+    deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
         got = await pred()
         if got:
@@ -129,7 +129,7 @@ async def test_leave_after_the_start_hands_the_seat_to_the_stand_in_at_once(serv
         evs = await store.read(tid, after=2, until=3)
         return evs[0] if evs else None
 
-    move = await wait_for(bot_moved, timeout=5)
+    move = await wait_for(bot_moved, within_s=5)
     assert (move.type, move.seat, move.cmd) == ("Added", 0, "b0.2")
     assert move.ts - left.ts < 3_000 and time.time() - t0 < 5
 
@@ -137,7 +137,7 @@ async def test_leave_after_the_start_hands_the_seat_to_the_stand_in_at_once(serv
         info = (await service.get(f"/tables/{tid}")).json()
         return info if info["status"] == "finished" else None
 
-    info = await wait_for(finished, timeout=30)
+    info = await wait_for(finished, within_s=30)
     assert info["seats"][0] == {"seat": 0, "kind": "bot", "name": "Ann", "strategy": "first", "left": True}
     evs = await store.read(tid)
     assert [e.type for e in evs].count(SEAT_LEFT) == 1
@@ -151,7 +151,8 @@ async def test_leave_after_the_start_hands_the_seat_to_the_stand_in_at_once(serv
 async def test_leave_of_a_finished_table_is_game_over_and_keeps_the_token(service):
     tid = await create(service, players=2, bots={"1": "first"}, target=2)
     ann = await join(service, tid, 0)
-    r = await service.post(f"/tables/{tid}/actions", headers=auth(ann["token"]), json={"action": {"type": "add", "n": 2}})
+    r = await service.post(f"/tables/{tid}/actions", headers=auth(ann["token"]),
+                           json={"action": {"type": "add", "n": 2}})
     assert r.status_code == 200, r.text
     assert (await service.get(f"/tables/{tid}")).json()["status"] == "finished"
     r = await service.post(f"/tables/{tid}/leave", headers=auth(ann["token"]))
