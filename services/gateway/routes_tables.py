@@ -368,8 +368,10 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
                         409: {"description": "`game_over`: the game has ended; the seat stays yours (its token still "
                                              "shows the final view).", **_ERR},
                         503: {"description": "`start_pending`: the table is full and its start is not confirmed yet; "
-                                             "call again shortly.", **_ERR},
-                        504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
+                                             "call again shortly. `store_unavailable`: Redis unreachable or "
+                                             "saturated.", **_ERR},
+                        504: {"description": "No reply in time (`reply_timeout`); call again (403 `bad_token` then "
+                                             "means the leave was applied).", **_ERR}})
 async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
     """Give your seat up; its token is refused from then on (403
     `bad_token`, SSE streams opened with it end). Before the start the seat
@@ -412,7 +414,9 @@ async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
         if reply.code == "seat_left":  # left already: the token is revoked
             raise ApiError(403, "bad_token", "this token is not a seat of this table")
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
-    return Left(table=table, seat=seat, status="bot", strategy=t.stand_in, version=reply.version)
+    strategy = next((e.data["strategy"] for e in map(decode, reply.events) if e.type == presence.SEAT_LEFT),
+                    t.stand_in)
+    return Left(table=table, seat=seat, status="bot", strategy=strategy, version=reply.version)
 
 
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={
