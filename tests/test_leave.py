@@ -339,3 +339,57 @@ async def test_the_leave_script_frees_only_a_held_seat_of_a_table_not_full(redis
     else:  # full: the start is under way, the seat stays until it is dealt
         assert await store.leave_waiting(table_id, 0, "hash0") == "full"
         assert await store.seat_holder(table_id, 0) == "tok:hash0"
+
+
+async def test_an_away_seat_that_is_left_is_no_longer_away(redis_client, table_id):
+    """A seat whose clock ran out, then left: `left`, not `away`, and no
+    `back` brings it back."""
+    store = await make_table(redis_client, table_id, bots={1: "first"}, humans=(0,), turn_ms=1_000)
+    bots = RecordingBots()
+    w = Worker(redis_client, settings(), bots=bots)
+    assert (await w.process(cmd(table_id, "start", kind="start", seat=None))).ok
+    events = await store.read(table_id)
+    late = cmd(table_id, "t.1", kind="timeout", seat=None, expected=1)
+    w.now_ms = lambda: events[0].ts + 1_000
+    assert (await w.process(late)).ok
+    t = await w.tables.get(table_id)
+    assert t is not None and t.away == frozenset({0})
+    assert (await w.process(cmd(table_id, "l0", kind="leave", seat=0))).ok
+    t = await w.tables.get(table_id)
+    assert (t.away, t.left, t.driver(0)) == (frozenset(), frozenset({0}), "first")
+    assert [e.type for e in await store.read(table_id)] == ["GameStarted", "TurnTimedOut", SEAT_LEFT]
+    r = await w.process(cmd(table_id, "r0.y", kind="back", seat=0))
+    assert (r.ok, r.code) == (False, "seat_left")
+
+
+GAMES = [("maumau", 3), ("maudix", 3), ("dix", 3), ("mauw", 3), ("maudit_mot_dit", 3)]
+
+
+@pytest.mark.parametrize("game,players", GAMES)
+async def test_in_every_game_a_left_seat_is_played_to_the_end(service, game, players):
+    """Leave right after the deal: the stand-in plays the seat beside the
+    bots until the game ends, and the old token reads nothing."""
+    r = await service.post("/tables", json={"game": game, "players": players, "turn_seconds": 60, "stand_in": "random",
+                                            "bots": {str(i): "random" for i in range(1, players)}})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    ann = await join(service, tid, 0)
+    r = await service.post(f"/tables/{tid}/leave", headers=auth(ann["token"]))
+    assert r.status_code == 200, r.text
+    assert (r.json()["status"], r.json()["strategy"]) == ("bot", "random")
+
+    async def finished():
+        info = (await service.get(f"/tables/{tid}")).json()
+        return info if info["status"] == "finished" else None
+
+    info = await wait_for(finished, within_s=120)
+    assert info["seats"][0] == {"seat": 0, "kind": "bot", "name": "Ann", "strategy": "random", "left": True}
+    assert info["result"] is not None
+    store: EventStore = service.app.state.ctx.store
+    evs = await store.read(tid)
+    k = r.json()["version"] - 1
+    assert (evs[k].type, evs[k].data) == (SEAT_LEFT, {"seat": 0, "strategy": "random"})
+    # Only bots acted after the leave (no person is left), seat 0's bot among them.
+    assert {(e.cmd or "")[:1] for e in evs[k + 1:]} == {"b"}
+    assert any((e.cmd or "").startswith("b0.") for e in evs[k + 1:])
+    await assert_refused_everywhere(service, tid, ann["token"])

@@ -63,14 +63,11 @@ def seat_of(t: Table, authorization: str | None, *, required: bool) -> int | Non
     """The seat of ``t`` whose token the ``Authorization`` header holds;
     None for no header when not ``required`` (a spectator).  401
     ``missing_token``, 403 ``bad_token``."""
-    if not authorization:
-        if required:
-            raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+    if not authorization and not required:
         return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    h = bearer_hash(authorization)
+    if h is None:
         raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
-    h = hash_token(token.strip())
     for seat, stored in t.humans.items():
         if hmac.compare_digest(stored, h) and seat not in t.left:
             return seat
