@@ -393,3 +393,31 @@ async def test_in_every_game_a_left_seat_is_played_to_the_end(service, game, pla
     assert {(e.cmd or "")[:1] for e in evs[k + 1:]} == {"b"}
     assert any((e.cmd or "").startswith("b0.") for e in evs[k + 1:])
     await assert_refused_everywhere(service, tid, ann["token"])
+
+
+async def test_a_reader_that_saw_the_seats_before_a_leave_and_the_start_reads_them_again(redis_client, table_id):
+    """The meta is read, then the seat is left and taken by someone else
+    who fills the table and it starts, then the log is read: the
+    projection must hold the new person's token, never the old one (whose
+    view would show the new person's cards)."""
+    store = await make_table(redis_client, table_id, players=3, bots={2: "first"})
+    assert (await store.join(table_id, 0, "hash-ann", "Ann"))[0] == "ok"
+    tables = Tables(store)
+    w = Worker(redis_client, settings(), bots=RecordingBots())
+    read = store.read
+    done = False
+
+    async def read_after_a_leave_and_a_start(table, after=0, until=None, count=None):
+        nonlocal done
+        if not done:  # between this reader's meta read and its log read
+            done = True
+            assert await store.leave_waiting(table_id, 0, "hash-ann") == "ok"
+            assert (await store.join(table_id, 0, "hash-bob", "Bob"))[0] == "ok"
+            assert (await store.join(table_id, 1, "hash-cy", "Cy"))[0] == "ok"
+            assert (await w.process(cmd(table_id, "start", kind="start", seat=None))).ok
+        return await read(table, after=after, until=until, count=count)
+
+    store.read = read_after_a_leave_and_a_start  # type: ignore[method-assign]
+    t = await tables.get(table_id)
+    assert t is not None and t.started
+    assert (t.humans, t.bots, t.names) == ({0: "hash-bob", 1: "hash-cy"}, {2: "first"}, {0: "Bob", 1: "Cy", 2: "bot 2"})

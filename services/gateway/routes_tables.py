@@ -382,10 +382,11 @@ async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
     t, seat = caller.table, caller.seat
     assert seat is not None
     await ctx.limits.check("action", f"{t.id}:{seat}")
+    held = t.humans[seat]  # the token's hash
     for _attempt in range(3):
         if t.started:
             break
-        outcome = await ctx.store.leave_waiting(table, seat, t.humans[seat])
+        outcome = await ctx.store.leave_waiting(table, seat, held)
         if outcome == "ok":
             ctx.tables.drop(table)
             metrics.SEATS_LEFT.labels(t.game.name, "waiting").inc()
@@ -402,6 +403,9 @@ async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
             except (ReplyTimeout, RedisError, OSError):
                 pass
         t = await load_table(ctx, table, refresh_meta=True)
+        if t.started and (t.humans.get(seat) != held or seat in t.left):
+            # Freed meanwhile (a concurrent leave) and dealt to whoever took it.
+            raise ApiError(403, "bad_token", "this token is not a seat of this table")
     if not t.started:
         raise ApiError(503, "start_pending", "the table is full and its start is not confirmed yet; call again shortly")
     try:

@@ -133,11 +133,13 @@ class Tables:
         if (t is not None and retention and t.started and time.time() * 1000 - t.last_ts > retention * 1000
                 and t.game.is_over(t.state)):
             refresh_meta = True  # past its retention its keys may be gone: ask Redis
+        seats_before_start = False  # seats read from a meta of a table not started yet
         if t is None or refresh_meta or not t.started:
             meta = await self.store.meta(table)
             if meta is None:
                 self._cache.pop(table, None)  # removed (expired) since it was cached
                 return None
+            seats_before_start = int(meta.get("version", 0)) == 0
             fresh = parse_meta(table, meta)
             if t is None:
                 t = fresh
@@ -158,6 +160,15 @@ class Tables:
             self._fold(t, tail)
             if source == "cache" and t.version > len(tail):
                 source = "cache+tail"
+        if seats_before_start and t.started:
+            # The start came after the meta was read: a seat may have been
+            # left and taken by someone else in between.  The seats are
+            # final once the cards are dealt (only a SeatLeft, folded from
+            # the log, changes one after that): read them again.
+            meta = await self.store.meta(table)
+            if meta is not None:
+                fresh = parse_meta(table, meta)
+                t.bots, t.humans, t.names, t.status = fresh.bots, fresh.humans, fresh.names, fresh.status
         self._remember(t)
         metrics.REBUILD_LATENCY.labels(source).observe(time.perf_counter() - t0)
         return t
