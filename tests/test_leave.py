@@ -421,3 +421,62 @@ async def test_a_reader_that_saw_the_seats_before_a_leave_and_the_start_reads_th
     t = await tables.get(table_id)
     assert t is not None and t.started
     assert (t.humans, t.bots, t.names) == ({0: "hash-bob", 1: "hash-cy"}, {2: "first"}, {0: "Bob", 1: "Cy", 2: "bot 2"})
+
+
+def test_seat_left_is_a_table_event_every_reader_sees_and_no_game_folds():
+    from shared import presence
+    from shared.engine import fold
+    from shared.events import Event
+    from shared.games import get_game
+
+    toy = get_game("toy")
+    started = Event("GameStarted", {"players": 2, "target": 5, "secrets": [1111, 2222]})
+    gone = presence.left(0, "first")
+    assert (gone.type, gone.data, gone.seat) == (SEAT_LEFT, {"seat": 0, "strategy": "first"}, 0)
+    assert SEAT_LEFT in presence.TABLE_EVENTS
+    assert presence.apply(frozenset({0, 1}), gone) == frozenset({1})  # no longer away
+    timed_out = presence.timed_out(0, 5)
+    assert presence.left_after([started, timed_out, gone]) == frozenset({0})
+    assert presence.away_after([started, timed_out, gone]) == frozenset()
+    assert fold(toy, [started, gone]) == fold(toy, [started])
+    for seat in (None, 0, 1):
+        assert presence.feed(toy, [started, gone], seat)[1] == (2, gone)
+    assert presence.feed(toy, [started, gone], 0, table_events=False)[1:] == []
+
+
+@pytest.mark.redis
+async def test_replay_checks_the_left_seats_of_a_snapshot(capsys, table_id):
+    """`tapis replay` rebuilds the left seats from the log and finds them
+    in the snapshot the worker wrote after the leave."""
+    from redis.asyncio import Redis
+
+    from services.config import Settings
+    from services.replay import replay_table
+    from tests.conftest import REAL_REDIS_URL, real_redis_available
+
+    if not real_redis_available():
+        pytest.skip("no Redis")
+    redis = Redis.from_url(REAL_REDIS_URL)
+    await redis.flushdb()
+    try:
+        await make_table(redis, table_id, bots={1: "first"}, humans=(0,))
+        w = Worker(redis, settings(snapshot_every=1), bots=RecordingBots())
+        assert (await w.process(cmd(table_id, "start", kind="start", seat=None))).ok
+        assert (await w.process(cmd(table_id, "l0", kind="leave", seat=0))).ok
+        capsys.readouterr()
+        assert await replay_table(Settings(redis_url=REAL_REDIS_URL), table_id) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert (out["version"], out["status"], out["snapshot"]) == (2, "playing",
+                                                                    {"version": 2, "matches_replay": True})
+        # A snapshot that lost the left seat is told apart.
+        from shared import snapshot
+
+        blob = await EventStore(redis).load_snapshot(table_id)
+        v, obj = snapshot.unpack(blob, loader=lambda o: o)
+        assert obj["left"] == [0]
+        await EventStore(redis).save_snapshot(table_id, snapshot.pack(v, {**obj, "left": []}, dumper=lambda o: o))
+        capsys.readouterr()
+        assert await replay_table(Settings(redis_url=REAL_REDIS_URL), table_id) == 3
+    finally:
+        await redis.flushdb()
+        await redis.aclose()
