@@ -7,7 +7,8 @@ and runs ``st run`` on the service's OpenAPI description with that table
 and seat token as the path parameter and the ``Authorization`` header, and
 the checks: not a server error, status code, content type and response
 schema conformance (every operation but the never-ending SSE stream, which
-tests/test_feeds.py covers).  Prints one line per game and a JSON summary; exits 1
+tests/test_feeds.py covers, and leaving the seat, which would revoke the
+token for every later request; tests/test_leave.py covers it).  Prints one line per game and a JSON summary; exits 1
 when schemathesis found a failure.
 
     python loadtests/fuzz_api.py --examples 80 --rounds 3  # the full-size run (docs/reliability.md)
@@ -74,9 +75,11 @@ def fuzz_game(base: str, game: str, examples: int, seed: int | None, workdir: Pa
     table, token = seat_for(base, game)
     config = workdir / f"{game}.toml"
     # The SSE stream never ends: a fuzzer's request to it waits for its
-    # timeout (tests/test_feeds.py covers it).
+    # timeout (tests/test_feeds.py covers it).  Leaving the seat revokes the
+    # token: every later request would be a 403 (tests/test_leave.py covers it).
     config.write_text(f'[parameters]\n"path.table" = "{table}"\n\n'
-                      '[[operations]]\ninclude-name = "GET /tables/{table}/stream"\nenabled = false\n')
+                      '[[operations]]\ninclude-name = "GET /tables/{table}/stream"\nenabled = false\n\n'
+                      '[[operations]]\ninclude-name = "POST /tables/{table}/leave"\nenabled = false\n')
     cmd = [shutil.which("st") or "st", "--config-file", str(config), "run", f"{base}/openapi.json",
            "--checks", CHECKS, "--max-examples", str(examples), "-H", f"Authorization: Bearer {token}",
            "--request-timeout", "30", "--no-color"]

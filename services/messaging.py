@@ -41,8 +41,8 @@ log = logging.getLogger("tapis.messaging")
 #: Command kinds: ``act`` (a person's action), ``bot`` (a bot's action, or a
 #: stand-in's for an away person), ``start`` (deal), ``timeout`` (mark the
 #: seats whose turn clock ran out away), ``back`` (a person takes an away
-#: seat back).
-KINDS = frozenset({"act", "bot", "start", "timeout", "back"})
+#: seat back), ``leave`` (a person leaves a started table for good).
+KINDS = frozenset({"act", "bot", "start", "timeout", "back", "leave"})
 
 
 class CommandDecodeError(ValueError):

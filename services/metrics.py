@@ -56,6 +56,10 @@ TURN_TIMEOUTS = Counter(
 SEATS_RETURNED = Counter(
     "tapis_seats_returned_total", "Away seats taken back by their person (SeatReturned).", ["game"]
 )
+SEATS_LEFT = Counter(
+    "tapis_seats_left_total", "People who left their seat (POST /tables/{T}/leave), by when: waiting (the seat freed "
+    "before the start) or playing (a SeatLeft event: the stand-in bot plays it for good).", ["game", "when"],
+)
 REDRIVEN = Counter(
     "tapis_redriven_total", "Work re-driven by the sweeper, by kind (bot: a bot turn re-enqueued; start: a start "
     "re-sent; timeout: a turn clock checked and run out; idle: a due entry with nothing left to do).", ["kind"],

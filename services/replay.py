@@ -15,7 +15,7 @@ from services.store.tables import parse_meta
 from shared import snapshot
 from shared.engine import fold
 from shared.games import UnknownGame
-from shared.presence import away_after
+from shared.presence import away_after, left_after
 
 
 async def replay_table(settings: Settings, table: str) -> int:
@@ -50,6 +50,7 @@ async def replay_table(settings: Settings, table: str) -> int:
             same = (isinstance(snap, dict) and "game" in snap
                     and msgpack.packb(t.game.snapshot(check)) == msgpack.packb(snap["game"])
                     and sorted(away_after(head)) == list(snap.get("away", ()))
+                    and sorted(left_after(head)) == list(snap.get("left", ()))
                     and (head[-1].ts if head else 0) == snap.get("last_ts"))
             out["snapshot"] = {"version": v, "matches_replay": same}
             if not same:

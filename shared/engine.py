@@ -195,7 +195,7 @@ def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     """Replay ``events`` onto ``state`` (``None``: from the beginning).
 
     Table-level events (:data:`shared.presence.TABLE_EVENTS`: a turn clock
-    run out, a seat taken back) are not the game's and are skipped."""
+    run out, a seat taken back, a seat left) are not the game's and are skipped."""
     evolve = game.evolve
     for e in events:
         if e.type not in TABLE_EVENTS:

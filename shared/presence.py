@@ -1,6 +1,6 @@
 """Seat presence and the turn clock: table-level facts in a table's log.
 
-Beside a game's own events, a table's log may hold two facts that belong
+Beside a game's own events, a table's log may hold three facts that belong
 to the table rather than to the game (docs/architecture.md, "Turn clock"):
 
 * ``TurnTimedOut`` ``{"seat": s, "deadline": ms}`` — seat ``s`` had to act
@@ -8,11 +8,16 @@ to the table rather than to the game (docs/architecture.md, "Turn clock"):
   plays for it from then on.
 * ``SeatReturned`` ``{"seat": s}`` — the person of seat ``s`` acted again
   (or asked to come back): the seat is theirs again.
+* ``SeatLeft`` ``{"seat": s, "strategy": name}`` — the person of seat ``s``
+  left the started table (``POST /tables/{T}/leave``): the bot strategy
+  ``name`` (the table's stand-in) plays the seat for good, and the
+  person's token is revoked.  A left seat is never away and never comes
+  back.
 
 Games never see these events: :func:`shared.engine.fold` and the services'
 table projection route them here, so a game's ``evolve`` stays as it was
-and a table's state is still a pure fold of its log.  Neither event names
-a card, so both are shown as they are to every seat and spectator.
+and a table's state is still a pure fold of its log.  None of them names
+a card, so all are shown as they are to every seat and spectator.
 
 The clock itself is read only when deciding (by the worker's sweeper);
 what the fold knows is the time of the table's last event
@@ -29,8 +34,9 @@ from shared.events import Event
 
 TURN_TIMED_OUT = "TurnTimedOut"
 SEAT_RETURNED = "SeatReturned"
+SEAT_LEFT = "SeatLeft"
 #: Event types that belong to the table, not to its game.
-TABLE_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_RETURNED})
+TABLE_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_RETURNED, SEAT_LEFT})
 
 
 def timed_out(seat: int, deadline_ms: int) -> Event:
@@ -44,13 +50,28 @@ def returned(seat: int) -> Event:
     return Event(SEAT_RETURNED, {"seat": seat}, seat)
 
 
+def left(seat: int, strategy: str) -> Event:
+    """The ``SeatLeft`` event of ``seat``, played from now on by the bot
+    ``strategy``."""
+    return Event(SEAT_LEFT, {"seat": seat, "strategy": strategy}, seat)
+
+
 def apply(away: frozenset[int], event: Event) -> frozenset[int]:
     """The away seats after a table event (``event.type`` in
-    :data:`TABLE_EVENTS`)."""
+    :data:`TABLE_EVENTS`); a seat that is left is no longer away."""
     seat = event.data["seat"]
     if event.type == TURN_TIMED_OUT:
         return away | {seat}
     return away - {seat}
+
+
+def left_after(events: list[Event], gone: frozenset[int] = frozenset()) -> frozenset[int]:
+    """The seats left for good (``SeatLeft``) after ``events``, starting
+    from ``gone``."""
+    for e in events:
+        if e.type == SEAT_LEFT:
+            gone = gone | {e.data["seat"]}
+    return gone
 
 
 def away_after(events: list[Event], away: frozenset[int] = frozenset()) -> frozenset[int]:

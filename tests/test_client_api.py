@@ -121,17 +121,17 @@ async def test_seats_name_bots_by_strategy_and_the_maudix_ecart_is_a_choice(embe
     tid = r.json()["id"]
     token = (await client.post(f"/tables/{tid}/join", json={"name": "Ana"})).json()["token"]
     v = (await client.get(f"/tables/{tid}/view", headers=_auth(token))).json()
-    assert [{k: s[k] for k in ("seat", "name", "kind", "away", "score")} for s in v["view"]["seats"]] == [
-        {"seat": 0, "name": "Ana", "kind": "human", "away": False, "score": 0},
-        {"seat": 1, "name": "bot (heuristic)", "kind": "bot", "away": False, "score": 0},
-        {"seat": 2, "name": "bot (random)", "kind": "bot", "away": False, "score": 0},
+    assert [{k: s[k] for k in ("seat", "name", "kind", "away", "left", "score")} for s in v["view"]["seats"]] == [
+        {"seat": 0, "name": "Ana", "kind": "human", "away": False, "left": False, "score": 0},
+        {"seat": 1, "name": "heuristic bot 1", "kind": "bot", "away": False, "left": False, "score": 0},
+        {"seat": 2, "name": "random bot 2", "kind": "bot", "away": False, "left": False, "score": 0},
     ]
     assert v["view"]["phase"] == "ecart" and 0 in v["must_act"]
     assert v["legal_actions"] == [] and [c["type"] for c in v["choices"]] == ["ecart"]
     hand = v["view"]["hand"]
     assert v["choices"][0]["schema"]["properties"]["cards"]["items"] == {"enum": hand}
     spectator = (await client.get(f"/tables/{tid}/view")).json()
-    assert [s["name"] for s in spectator["view"]["seats"]] == ["Ana", "bot (heuristic)", "bot (random)"]
+    assert [s["name"] for s in spectator["view"]["seats"]] == ["Ana", "heuristic bot 1", "random bot 2"]
     # cards: the public hand sizes (a sent écart is out of its giver's hand until the exchange)
     assert [s["cards"] for s in spectator["view"]["seats"]] == spectator["view"]["hand_sizes"]
     assert v["view"]["seats"][0]["cards"] == len(hand) == 18

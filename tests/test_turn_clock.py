@@ -112,8 +112,8 @@ async def test_an_idle_person_is_timed_out_played_for_and_comes_back(embedded, g
     served = (await client.get(f"/tables/{tid}/view")).json()
     if served["version"] == len(events):
         # The game's view, its seats given their people (back: not away any more).
-        people = [{"name": "Ann", "kind": "human", "away": False}] + [
-            {"name": "bot (random)", "kind": "bot", "away": False}] * (players - 1)
+        people = [{"name": "Ann", "kind": "human", "away": False, "left": False}] + [
+            {"name": f"random bot {i}", "kind": "bot", "away": False, "left": False} for i in range(1, players)]
         game_view = g.view(state, None)
         assert served["view"] == {**game_view, "seats": [{**s, **p} for s, p in zip(game_view["seats"], people)]}
         assert served["away"] == []

@@ -5,7 +5,10 @@ names, and the caller's seat checked from its seat token.
 A seat token is sent as ``Authorization: Bearer <token>``; only its
 sha256 is stored (``seat:<n>`` = ``tok:<hash>`` in the table's meta hash).
 A token this gateway's table cache does not know (a seat joined through
-another gateway) makes it re-read the seats once before refusing it.
+another gateway) makes it re-read the seats once before refusing it.  The
+token of a seat left for good (a ``SeatLeft`` event in the log, folded into
+``Table.left``) is refused as any unknown token is (403 ``bad_token``),
+even while the cached seats still list its hash.
 
 Errors: 404 ``table_not_found``, 401 ``missing_token``, 403 ``bad_token``.
 Being dependencies, they are checked before the route's own query and
@@ -60,18 +63,26 @@ def seat_of(t: Table, authorization: str | None, *, required: bool) -> int | Non
     """The seat of ``t`` whose token the ``Authorization`` header holds;
     None for no header when not ``required`` (a spectator).  401
     ``missing_token``, 403 ``bad_token``."""
+    if not authorization and not required:
+        return None
+    h = bearer_hash(authorization)
+    if h is None:
+        raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
+    for seat, stored in t.humans.items():
+        if hmac.compare_digest(stored, h) and seat not in t.left:
+            return seat
+    raise ApiError(403, "bad_token", "this token is not a seat of this table")
+
+
+def bearer_hash(authorization: str | None) -> str | None:
+    """The sha256 of the bearer token in an ``Authorization`` header, or
+    None when there is none."""
     if not authorization:
-        if required:
-            raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "missing_token", "send the seat token as `Authorization: Bearer <token>`")
-    h = hash_token(token.strip())
-    for seat, stored in t.humans.items():
-        if hmac.compare_digest(stored, h):
-            return seat
-    raise ApiError(403, "bad_token", "this token is not a seat of this table")
+        return None
+    return hash_token(token.strip())
 
 
 async def authenticate(ctx: GatewayContext, t: Table, authorization: str | None, *,
@@ -102,13 +113,16 @@ def caller_dependency(*, required: bool, description: str, cached: bool = False)
     ``Authorization`` header (documented with ``description``) to a
     :class:`Caller`.  ``required``: a seat is needed (no token: 401).
     ``cached``: take the table from this gateway's cache as it is when it
-    is there (the worker reads the log anyway), else load it."""
+    is there and started (the worker reads the log anyway), else load it
+    (a table still waiting for people: its seats may have changed)."""
 
     async def caller(table: str, ctx: Ctx,
                      authorization: str | None = Header(None, description=description)) -> Caller:
         if cached:
             check_table_id(table)
-            t = ctx.tables.peek(table) or await load_table(ctx, table)
+            t = ctx.tables.peek(table)
+            if t is None or not t.started:
+                t = await load_table(ctx, table)
         else:
             t = await load_table(ctx, table)
         t, seat = await authenticate(ctx, t, authorization, required=required)

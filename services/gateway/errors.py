@@ -20,7 +20,7 @@ PROBLEM = "application/problem+json"
 #: Refusal codes a game or the worker returns that are not "illegal move"
 #: (422) but a conflict with the table's current state (409).
 CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "stale_version", "not_started", "too_many_conflicts",
-                            "not_a_person", "not_a_bot_seat", "not_due"})
+                            "not_a_person", "not_a_bot_seat", "not_due", "seat_left"})
 
 
 class ApiError(Exception):

@@ -1,4 +1,4 @@
-"""Tables: lobby, create, join, view, actions, event feed and SSE stream
+"""Tables: lobby, create, join, leave, view, actions, event feed and SSE stream
 (docs/api.md; docs/architecture.md, "The flow of one action").
 
 The table a path names and the caller's seat come from the dependencies
@@ -32,6 +32,7 @@ from services.gateway.deps import (
     FeedReader,
     Player,
     Viewer,
+    bearer_hash,
     check_table_id,
     client_address,
     hash_token,
@@ -45,6 +46,7 @@ from services.gateway.schemas import (
     EventPage,
     Joined,
     JoinTable,
+    Left,
     Presence,
     SeatView,
     SubmitAction,
@@ -81,7 +83,10 @@ R422: dict[int | str, dict[str, Any]] = {
 def _info(t: Table) -> TableInfo:
     seats = []
     for i in range(t.players):
-        if i in t.bots:
+        if i in t.left:  # a person left the started table: the stand-in plays it for good
+            seats.append({"seat": i, "kind": "bot", "name": t.names.get(i, ""), "strategy": t.bots.get(i, t.stand_in),
+                          "left": True})
+        elif i in t.bots:
             seats.append({"seat": i, "kind": "bot", "name": t.names.get(i, ""), "strategy": t.bots[i]})
         elif i in t.humans:
             seats.append({"seat": i, "kind": "human", "name": t.names.get(i, ""), "away": i in t.away})
@@ -294,7 +299,7 @@ async def view(table: str, caller: Viewer) -> SeatView:
         table=table, game=g.name, status="finished" if r else "playing", version=t.version, seat=seat,
         awaiting=sorted(g.awaiting(s)) if r is None else [],
         must_act=sorted(must_act(g, s)) if r is None else [],
-        deadlines=t.deadlines() if r is None else {}, away=sorted(t.away),
+        deadlines=t.deadlines() if r is None else {}, away=sorted(t.away), left=sorted(t.left),
         view=with_people(t, g.view(s, seat)),
         legal_actions=legal, choices=choices,
         result=r.to_json() if r else None,
@@ -303,9 +308,10 @@ async def view(table: str, caller: Viewer) -> SeatView:
 
 def with_people(t: Table, view: dict[str, Any]) -> dict[str, Any]:
     """``view`` with each entry of its ``seats`` given the seat's ``name``
-    (the name given at join, or ``bot (<strategy>)``), ``kind`` (``human``
-    or ``bot``) and ``away`` (a stand-in plays it): what the table knows
-    and the game never sees."""
+    (the name given at join, a bot's name as the lobby shows it),
+    ``kind`` (``human`` or ``bot``), ``away`` (a stand-in plays it for
+    now) and ``left`` (the person left: a bot plays it for good): what the
+    table knows and the game never sees."""
     seats = view.get("seats")
     if isinstance(seats, list):
         return {**view, "seats": [{**entry, **_person(t, i)} for i, entry in enumerate(seats)]}
@@ -313,9 +319,11 @@ def with_people(t: Table, view: dict[str, Any]) -> dict[str, Any]:
 
 
 def _person(t: Table, seat: int) -> dict[str, Any]:
+    if seat in t.left:  # the person left: their name stays, the stand-in plays for good
+        return {"name": t.names.get(seat) or "player", "kind": "bot", "away": False, "left": True}
     if seat in t.bots:
-        return {"name": f"bot ({t.bots[seat]})", "kind": "bot", "away": False}
-    return {"name": t.names.get(seat) or "player", "kind": "human", "away": seat in t.away}
+        return {"name": t.names.get(seat) or f"bot ({t.bots[seat]})", "kind": "bot", "away": False, "left": False}
+    return {"name": t.names.get(seat) or "player", "kind": "human", "away": seat in t.away, "left": False}
 
 
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
@@ -351,6 +359,9 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
     metrics.SUBMIT_REPLY.labels(t.game.name).observe(time.perf_counter() - t0)
     assert reply is not None
     if not reply.ok:
+        if reply.code == "seat_left":  # this gateway's cache had not seen the leave yet: the token is revoked
+            ctx.tables.drop(table)
+            raise ApiError(403, "bad_token", "this token is not a seat of this table")
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
     events = [decode(b) for b in reply.events]
     return ActionApplied(version=reply.version,
@@ -359,7 +370,8 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
              responses={**R401, **R403, **R404, **R429,
-                        409: {"description": "`not_started`, `game_over`.", **_ERR},
+                        409: {"description": "`not_started`, `game_over`, `seat_left` (the seat was left at the same "
+                                             "moment: a bot plays it for good).", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
 async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     """Come back to a seat whose turn clock ran out: the stand-in bot stops
@@ -376,6 +388,66 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
     if not reply.ok:
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
     return Presence(seat=seat, away=False, version=reply.version)
+
+
+@router.post("/{table}/leave", response_model=Left, summary="Leave a seat",
+             responses={**R401, **R403, **R404, **R429,
+                        409: {"description": "`game_over`: the game has ended; the seat stays yours (its token still "
+                                             "shows the final view).", **_ERR},
+                        503: {"description": "`start_pending`: the table is full and its start is not confirmed yet; "
+                                             "call again shortly. `store_unavailable`: Redis unreachable or "
+                                             "saturated.", **_ERR},
+                        504: {"description": "No reply in time (`reply_timeout`); call again (403 `bad_token` then "
+                                             "means the leave was applied).", **_ERR}})
+async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
+    """Give your seat up; its token is refused from then on (403
+    `bad_token`, SSE streams opened with it end). Before the start the seat
+    is freed (name and token removed at once): the lobby shows it free and
+    whoever joins it next gets a new token. Once the game has started the
+    table's stand-in bot plays the seat to the end (a `SeatLeft` event;
+    `back` cannot undo it). After the end: 409 `game_over`."""
+    t, seat = caller.table, caller.seat
+    assert seat is not None
+    await ctx.limits.check("action", f"{t.id}:{seat}")
+    held = t.humans[seat]  # the token's hash
+    for _attempt in range(3):
+        if t.started:
+            break
+        outcome = await ctx.store.leave_waiting(table, seat, held)
+        if outcome == "ok":
+            ctx.tables.drop(table)
+            metrics.SEATS_LEFT.labels(t.game.name, "waiting").inc()
+            return Left(table=table, seat=seat, status="free", strategy=None, version=0)
+        if outcome == "missing":
+            raise ApiError(404, "table_not_found", f"no table {table!r}")
+        if outcome == "not_yours":  # left already (a concurrent leave)
+            raise ApiError(403, "bad_token", "this token is not a seat of this table")
+        if outcome == "full":
+            # Every seat is taken: the start is under way. Leaving now would
+            # let it deal to an empty seat, so let it start, then leave.
+            try:
+                await ctx.submitter.send(table, kind="start", command_id="start")
+            except (ReplyTimeout, RedisError, OSError):
+                pass
+        t = await load_table(ctx, table, refresh_meta=True)
+        if t.started and (t.humans.get(seat) != held or seat in t.left):
+            # Freed meanwhile (a concurrent leave) and dealt to whoever took it.
+            raise ApiError(403, "bad_token", "this token is not a seat of this table")
+    if not t.started:
+        raise ApiError(503, "start_pending", "the table is full and its start is not confirmed yet; call again shortly")
+    try:
+        reply = await ctx.submitter.send(table, kind="leave", seat=seat, command_id=f"l{seat}")
+    except ReplyTimeout:
+        raise ApiError(504, "reply_timeout", "no worker answered in time; call again") from None
+    assert reply is not None
+    ctx.tables.drop(table)
+    if not reply.ok:
+        if reply.code == "seat_left":  # left already: the token is revoked
+            raise ApiError(403, "bad_token", "this token is not a seat of this table")
+        raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
+    strategy = next((e.data["strategy"] for e in map(decode, reply.events) if e.type == presence.SEAT_LEFT),
+                    t.stand_in)
+    return Left(table=table, seat=seat, status="bot", strategy=strategy, version=reply.version)
 
 
 @router.get("/{table}/events", response_model=EventPage, summary="Event feed", responses={
@@ -398,11 +470,11 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
 
 
 @router.get("/{table}/stream", summary="Live event stream (SSE)", response_class=EventSourceResponse, responses={
-    200: {"description": "Server-sent events: `event` (a log event, JSON), `resync` (JSON: `version`, `reason`) and "
-                         "`ping` comments.",
+    200: {"description": "Server-sent events: `event` (a log event, JSON), `resync` (JSON: `version`, `reason`), "
+                         "`revoked` (JSON: `seat`, `reason`: the seat was left; the stream ends) and `ping` comments.",
           "content": {"text/event-stream": {"schema": {
               "type": "object", "description": "One server-sent event.",
-              "properties": {"event": {"type": "string", "enum": ["event", "resync"]},
+              "properties": {"event": {"type": "string", "enum": ["event", "resync", "revoked"]},
                              "id": {"type": "string", "description": "The version it stands at."},
                              "data": {"type": "string", "description": "JSON."}}}}}},
     **R401, **R403, **R404,
@@ -421,7 +493,12 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
     the table's version, or a `Last-Event-ID` that is not a version) gets
     a `resync` message first, `{"version": V, "reason": "beyond_log" |
     "malformed_id"}` with id V: fetch the view, then the stream goes on
-    after V."""
+    after V.
+
+    A seat's stream ends when the seat is left (`POST /tables/{T}/leave`):
+    after the `SeatLeft` event (or at once, for a seat freed before the
+    start) it sends `revoked`, `{"seat": S, "reason": "seat_left"}`, and
+    closes; nothing the seat's bot sees after that is sent."""
     t, seat = caller.table, caller.seat
     resync: str | None = None
     if last_event_id is not None:
@@ -434,6 +511,7 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
     if resync is not None:
         after = t.version
 
+    token = bearer_hash(request.headers.get("authorization")) if seat is not None else None
     release = ctx.streams.take(client_address(request))  # 503 too_many_streams, 429 too_many_client_streams
 
     async def gen() -> AsyncIterator[dict]:
@@ -447,9 +525,22 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                        "data": json.dumps({"version": after, "reason": resync})}
             while not await request.is_disconnected():
                 events = await ctx.store.read(table, after=last, count=200)
+                revoked = False
+                if seat is not None:
+                    # The seat given up: nothing of it after that point.
+                    if last == 0 and await ctx.store.seat_holder(table, seat) != f"tok:{token}":
+                        events, revoked = [], True  # freed before the start (maybe someone else's now)
+                    for i, e in enumerate(events):
+                        if e.type == presence.SEAT_LEFT and e.data["seat"] == seat:
+                            events, revoked = events[:i + 1], True
+                            break
                 for d in _feed(t, events, seat, last + 1):
                     yield {"event": "event", "id": str(d["version"]), "data": json.dumps(d)}
                 last += len(events)
+                if revoked:
+                    yield {"event": "revoked", "id": str(last),
+                           "data": json.dumps({"seat": seat, "reason": "seat_left"})}
+                    return
                 idle = 0.1 if events else min(idle * 2, 1.0)
                 if not events:
                     await asyncio.sleep(idle)

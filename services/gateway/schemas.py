@@ -83,7 +83,8 @@ class TableInfo(BaseModel):
     version: int = Field(description="Number of events in the table's log.")
     seats: list[dict[str, Any]] = Field(
         description="Per seat: `kind` (free, human, bot), `name`, `strategy`; a human seat has `away` (its turn clock "
-                    "ran out and a stand-in bot plays it).")
+                    "ran out and a stand-in bot plays it); a bot seat whose person left the started table has `left`: "
+                    "true (its `name` stays the person's, its `strategy` is the table's `stand_in`).")
     options: dict[str, Any]
     turn_seconds: int | None = Field(None, description="The people's turn clock in seconds (null: none).")
     stand_in: str = Field(description="The strategy that plays an away seat.")
@@ -166,12 +167,16 @@ class SeatView(BaseModel):
                     "the turn clock; draw a clock from it.")
     away: list[int] = Field(
         default_factory=list, description="Seats whose turn clock ran out: a stand-in bot plays them.")
+    left: list[int] = Field(
+        default_factory=list,
+        description="Seats whose person left the started table: the stand-in bot plays them for good.")
     view: dict[str, Any] | None = Field(
         description="The game's view for this seat (null before the game starts). Every game's view has `seats`: one "
-                    "object per seat in seat order, `{seat, cards, score, name, kind, away}` (`cards`: the number of "
+                    "object per seat in seat order, `{seat, cards, score, name, kind, away, left}` (`cards`: the number of "
                     "cards in that seat's hand, null where the game has no hand; `score`: its current total, null "
-                    "if none; `name`: the name given at join, or `bot (<strategy>)`; `kind`: `human` or `bot`; "
-                    "`away`: a stand-in bot plays it), plus the game's own per-seat counts.")
+                    "if none; `name`: the name given at join, or the bot's name as the lobby shows it; `kind`: `human` "
+                    "or `bot`; `away`: a stand-in bot plays it for now; `left`: its person left, a bot plays it for "
+                    "good), plus the game's own per-seat counts.")
     legal_actions: list[dict[str, Any]] = Field(
         description="Actions this seat may send now, each accepted as it is if sent back now. Actions that are "
                     "combinations or free text are not listed here but described in `choices`.")
@@ -190,6 +195,21 @@ class Presence(BaseModel):
     seat: int
     away: bool = Field(description="Always false: the seat is the person's again.")
     version: int = Field(description="The table's version after coming back.")
+
+
+class Left(BaseModel):
+    """The caller's seat after `POST /tables/{T}/leave`: its token is refused from now on."""
+
+    table: str
+    seat: int = Field(description="The seat left.")
+    status: str = Field(
+        description="`free`: the game had not started; the seat is free again and whoever joins it next gets a new "
+                    "token. `bot`: the game had started; the table's stand-in bot plays the seat to the end (a "
+                    "`SeatLeft` event in the log).")
+    strategy: str | None = Field(description="The bot strategy that plays the seat now (`status` `bot`); null when "
+                                             "the seat was freed.")
+    version: int = Field(description="The table's version after leaving: 0 when freed before the start, else the "
+                                     "version of the `SeatLeft` event.")
 
 
 class EventPage(BaseModel):

@@ -37,6 +37,9 @@ from redis.asyncio import Redis
 from services.store import keys
 from shared.events import Event, decode, encode
 
+# KEYS: meta, events, cmd record, due, waiting.  ARGV: expected version,
+# record TTL s, status ('' none), digest, due ms, last event ms, table id,
+# m (meta fields to set), then m field/value pairs, then the events.
 _APPEND = """
 local rec = redis.call('GET', KEYS[3])
 if rec then return {'dup', rec} end
@@ -45,13 +48,15 @@ if not v then return {'missing', ''} end
 v = tonumber(v)
 local expected = tonumber(ARGV[1])
 if v ~= expected then return {'conflict', tostring(v)} end
-local n = #ARGV - 7
+local m = tonumber(ARGV[8])
+local n = #ARGV - 8 - 2 * m
 for i = 1, n do
-  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[7 + i])
+  redis.call('XADD', KEYS[2], (v + i) .. '-0', 'e', ARGV[8 + 2 * m + i])
 end
 local nv = v + n
 redis.call('HSET', KEYS[1], 'version', nv)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[3]) end
+for i = 1, m do redis.call('HSET', KEYS[1], ARGV[7 + 2 * i], ARGV[8 + 2 * i]) end
 redis.call('SET', KEYS[3], 'ok ' .. (v + 1) .. ' ' .. nv .. ' ' .. ARGV[4], 'EX', tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[7])
 redis.call('ZADD', KEYS[5], tonumber(ARGV[6]), ARGV[7])
@@ -134,6 +139,28 @@ end
 return {'ok', tostring(seat), tostring(free)}
 """
 
+# KEYS: meta.  ARGV: seat, token hash, expiry ms of a table still waiting
+# for people (0: none; a leave renews it).  Frees a seat of a table not
+# started yet if that token holds it.  Returns 'ok', 'missing', 'started'
+# (cards dealt: the worker's leave applies), 'not_yours' (the seat is not
+# held by that token: left already, or another's) or 'full' (every seat is
+# taken, so the start is under way: leaving must wait for it, else the
+# game could start with an empty seat).
+_LEAVE = """
+local n = tonumber(redis.call('HGET', KEYS[1], 'players'))
+if not n then return 'missing' end
+if tonumber(redis.call('HGET', KEYS[1], 'version') or '0') > 0 then return 'started' end
+if redis.call('HGET', KEYS[1], 'seat:' .. ARGV[1]) ~= 'tok:' .. ARGV[2] then return 'not_yours' end
+local free = 0
+for i = 0, n - 1 do
+  if redis.call('HEXISTS', KEYS[1], 'seat:' .. i) == 0 then free = free + 1 end
+end
+if free == 0 then return 'full' end
+redis.call('HDEL', KEYS[1], 'seat:' .. ARGV[1], 'name:' .. ARGV[1])
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3])) end
+return 'ok'
+"""
+
 
 #: What redis-py returns for XRANGE (bytes responses): ``[(id, {field: value})]``.
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -200,6 +227,7 @@ class EventStore:
         self._append = redis.register_script(_APPEND)
         self._create = redis.register_script(_CREATE)
         self._join = redis.register_script(_JOIN)
+        self._leave = redis.register_script(_LEAVE)
         self._schedule = redis.register_script(_SCHEDULE)
         self._claim = redis.register_script(_CLAIM)
 
@@ -262,6 +290,23 @@ class EventStore:
         if status != "ok":
             return status, -1, 0
         return status, int(res[1]), int(res[2])
+
+    async def leave_waiting(self, table: str, seat: int, token_hash: str) -> str:
+        """Free ``seat`` of a table not started yet if the token of
+        ``token_hash`` holds it, atomically (the join's counterpart).
+        Returns ``ok`` (freed: name and token hash removed), ``missing``,
+        ``started`` (the game has started: leaving is the worker's
+        ``leave`` command), ``not_yours`` (that token does not hold the
+        seat) or ``full`` (every seat is taken and the start is under way:
+        send the start, then leave the started table)."""
+        res = await self._leave(keys=[keys.meta(table)], args=[seat, token_hash, self.waiting_expiry_s * 1000])
+        return _s(res)
+
+    async def seat_holder(self, table: str, seat: int) -> str | None:
+        """The meta's ``seat:<n>`` of ``table`` (``tok:<hash>``,
+        ``bot:<strategy>``), or None for a free seat or no table."""
+        raw = await self.redis.hget(keys.meta(table), f"seat:{seat}")
+        return None if raw is None else _s(raw)
 
     @staticmethod
     def _sched_keys(table: str) -> list[str]:
@@ -357,20 +402,25 @@ class EventStore:
 
     # -- the log ----------------------------------------------------------
     async def append(
-        self, table: str, expected: int, command_id: str, events: list[Event], *, status: str = "", digest: str = ""
+        self, table: str, expected: int, command_id: str, events: list[Event], *, status: str = "", digest: str = "",
+        meta: dict[str, str] | None = None,
     ) -> AppendResult:
         """Append ``events`` if the table is at version ``expected`` and the
         command has no recorded outcome (one Lua script; all or nothing).
         ``status``: new meta status, or '' to leave it; ``digest``: the
-        command body's digest, kept in the record.  The same script puts
+        command body's digest, kept in the record; ``meta``: meta fields
+        set in the same step (a seat left: its token hash replaced).  The same script puts
         the table in its partition's due set ``redrive_ms`` after the last
         event's time, so a table is never left without a next step even if
         the caller dies right after (:meth:`schedule` then sets the exact
         time)."""
         last_ts = events[-1].ts if events and events[-1].ts else int(time.time() * 1000)
+        fields = list((meta or {}).items())
         argv: list[Any] = [
-            expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table,
+            expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table, len(fields),
         ]
+        for k, v in fields:
+            argv += [k, v]
         argv += [encode(e) for e in events]
         part = keys.partition(table)
         res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id),

@@ -22,7 +22,7 @@ from shared import snapshot
 from shared.engine import Game
 from shared.events import Event
 from shared.games import get_game
-from shared.presence import TABLE_EVENTS
+from shared.presence import SEAT_LEFT, TABLE_EVENTS
 from shared.presence import apply as apply_presence
 
 
@@ -34,7 +34,9 @@ class Table:
     Turn clock (meta): ``turn_ms`` (None: no clock), ``stand_in`` (the
     strategy that plays for an away seat).  Folded from the log beside
     the game's state: ``away`` (seats whose turn clock ran out and whose
-    person has not come back) and ``last_ts`` (ms of the last event)."""
+    person has not come back), ``left`` (seats whose person left the
+    started table: the stand-in plays them for good, their token is
+    refused) and ``last_ts`` (ms of the last event)."""
 
     id: str
     game: Game
@@ -51,6 +53,7 @@ class Table:
     turn_ms: int | None = None
     stand_in: str = "heuristic"
     away: frozenset[int] = frozenset()
+    left: frozenset[int] = frozenset()
     last_ts: int = 0
 
     @property
@@ -65,9 +68,10 @@ class Table:
 
     def driver(self, seat: int) -> str | None:
         """The strategy that plays ``seat`` now: the bot's, the stand-in of
-        an away person, or None (a person plays it)."""
+        an away person or of a seat left for good, or None (a person plays
+        it)."""
         strategy = self.bots.get(seat)
-        if strategy is None and seat in self.away:
+        if strategy is None and (seat in self.away or seat in self.left):
             return self.stand_in
         return strategy
 
@@ -77,7 +81,8 @@ class Table:
         if self.turn_ms is None or self.state is None or self.version == 0:
             return {}
         deadline = self.last_ts + self.turn_ms
-        return {s: deadline for s in self.game.to_act(self.state) if s in self.humans and s not in self.away}
+        return {s: deadline for s in self.game.to_act(self.state)
+                if s in self.humans and s not in self.away and s not in self.left}
 
 
 def parse_meta(table: str, meta: dict[str, str]) -> Table:
@@ -128,11 +133,13 @@ class Tables:
         if (t is not None and retention and t.started and time.time() * 1000 - t.last_ts > retention * 1000
                 and t.game.is_over(t.state)):
             refresh_meta = True  # past its retention its keys may be gone: ask Redis
+        seats_before_start = False  # seats read from a meta of a table not started yet
         if t is None or refresh_meta or not t.started:
             meta = await self.store.meta(table)
             if meta is None:
                 self._cache.pop(table, None)  # removed (expired) since it was cached
                 return None
+            seats_before_start = int(meta.get("version", 0)) == 0
             fresh = parse_meta(table, meta)
             if t is None:
                 t = fresh
@@ -153,6 +160,15 @@ class Tables:
             self._fold(t, tail)
             if source == "cache" and t.version > len(tail):
                 source = "cache+tail"
+        if seats_before_start and t.started:
+            # The start came after the meta was read: a seat may have been
+            # left and taken by someone else in between.  The seats are
+            # final once the cards are dealt (only a SeatLeft, folded from
+            # the log, changes one after that): read them again.
+            meta = await self.store.meta(table)
+            if meta is not None:
+                fresh = parse_meta(table, meta)
+                t.bots, t.humans, t.names, t.status = fresh.bots, fresh.humans, fresh.names, fresh.status
         self._remember(t)
         metrics.REBUILD_LATENCY.labels(source).observe(time.perf_counter() - t0)
         return t
@@ -164,12 +180,13 @@ class Tables:
                 version, obj = snapshot.unpack(blob, loader=lambda o: o)
                 t.state = t.game.restore(obj["game"])
                 t.away = frozenset(obj["away"])
+                t.left = frozenset(obj.get("left", ()))  # snapshots before issue 13 have none
                 t.last_ts = int(obj["last_ts"])
                 t.version = t.snap_version = version
                 return "snapshot"
             except (snapshot.SnapshotError, KeyError, TypeError):
                 t.state, t.version = None, 0  # fall back to a full replay
-                t.away, t.last_ts = frozenset(), 0
+                t.away, t.left, t.last_ts = frozenset(), frozenset(), 0
         return "replay"
 
     def _fold(self, t: Table, events: list[Event]) -> None:
@@ -178,6 +195,8 @@ class Tables:
         for e in events:
             if e.type in TABLE_EVENTS:
                 t.away = apply_presence(t.away, e)
+                if e.type == SEAT_LEFT:
+                    t.left = t.left | {e.data["seat"]}
             else:
                 state = evolve(state, e)
         t.state = state
@@ -221,5 +240,6 @@ class Tables:
 
 def table_snapshot(t: Table) -> dict[str, Any]:
     """What a snapshot holds: ``{"game": the game's snapshot of the state,
-    "away": sorted away seats, "last_ts": ms of the last event}``."""
-    return {"game": t.game.snapshot(t.state), "away": sorted(t.away), "last_ts": t.last_ts}
+    "away": sorted away seats, "left": sorted seats left for good,
+    "last_ts": ms of the last event}``."""
+    return {"game": t.game.snapshot(t.state), "away": sorted(t.away), "left": sorted(t.left), "last_ts": t.last_ts}

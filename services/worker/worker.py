@@ -70,6 +70,7 @@ MISMATCH = "idempotency_mismatch"
 NOT_A_BOT_SEAT = "not_a_bot_seat"
 NOT_DUE = "not_due"
 NOT_A_PERSON = "not_a_person"
+SEAT_LEFT = "seat_left"
 #: The longest wait between two re-drives of the same bot turn.
 MAX_REDRIVE_BACKOFF_MS = 300_000
 
@@ -410,7 +411,7 @@ class Worker:
                 return await self._from_record(cmd, out)
         for _attempt in range(self.settings.conflict_retries):
             t0 = time.perf_counter()
-            table = await self.tables.get(cmd.table, refresh_meta=cmd.kind in ("start", "back"))
+            table = await self.tables.get(cmd.table, refresh_meta=cmd.kind in ("start", "back", "leave"))
             if table is None:
                 return Reply(cmd.id, False, 0, NO_SUCH_TABLE, "no such table")
             game = table.game
@@ -432,7 +433,11 @@ class Worker:
             events = [e.stamped(now, cmd.id) for e in events]
             from_version = table.version
             status = "playing" if cmd.kind == "start" else ""
-            res = await self.store.append(cmd.table, from_version, cmd.id, events, status=status, digest=digest(cmd))
+            # A seat left: its token hash goes in the same step as the event.
+            meta = {f"seat:{e.data['seat']}": f"bot:{e.data['strategy']}" for e in events
+                    if e.type == presence.SEAT_LEFT}
+            res = await self.store.append(cmd.table, from_version, cmd.id, events, status=status, digest=digest(cmd),
+                                          meta=meta)
             if res.status == "ok":
                 self.tables.advance(table, from_version, events)
                 metrics.APPLY_LATENCY.labels(game.name).observe(time.perf_counter() - t0)
@@ -484,6 +489,14 @@ class Worker:
         if cmd.seat is None:
             raise IllegalAction(BAD_ACTION, "this command needs a seat")
         seat = cmd.seat
+        if seat in table.left and cmd.kind in ("act", "back", "leave"):
+            raise IllegalAction(SEAT_LEFT, "this seat was left: a bot plays it for good and its token is revoked")
+        if cmd.kind == "leave":
+            if seat not in table.humans:
+                raise IllegalAction(NOT_A_PERSON, "only a person's seat can be left")
+            if game.is_over(table.state):
+                raise IllegalAction(GAME_OVER, "the game is over")
+            return [presence.left(seat, table.stand_in)]
         if cmd.kind == "back":
             if seat not in table.humans:
                 raise IllegalAction(NOT_A_PERSON, "only a person's seat can be taken back")
@@ -521,6 +534,8 @@ class Worker:
                     metrics.TURN_TIMEOUTS.labels(game.name).inc()
                 elif e.type == presence.SEAT_RETURNED:
                     metrics.SEATS_RETURNED.labels(game.name).inc()
+                elif e.type == presence.SEAT_LEFT:
+                    metrics.SEATS_LEFT.labels(game.name, "playing").inc()
             if cmd.kind == "start":
                 metrics.TABLES_STARTED.labels(game.name).inc()
                 await self.redis.hincrby(keys.STATS, f"active:{game.name}", 1)
@@ -555,13 +570,14 @@ class Worker:
     @staticmethod
     def _bot_turns(table: Table) -> list[tuple[int, str]]:
         """(seat, strategy) of every bot turn to enqueue now: awaited bot
-        seats (optional moves included) and away seats the game waits for."""
+        seats and seats left for good (optional moves included) and away
+        seats the game waits for."""
         state, game = table.state, table.game
         out = []
         required = game.to_act(state)
         for seat in sorted(game.awaiting(state)):
             strategy = table.bots.get(seat)
-            if strategy is None and seat in required:
+            if strategy is None and (seat in required or seat in table.left):
                 strategy = table.driver(seat)
             if strategy is not None:
                 out.append((seat, strategy))
@@ -640,4 +656,4 @@ class Worker:
 
 
 __all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "next_due", "STALE_VERSION", "NO_SUCH_TABLE",
-           "NOT_STARTED", "BUSY", "MISMATCH", "NOT_A_BOT_SEAT", "NOT_DUE", "NOT_A_PERSON", "digest"]
+           "NOT_STARTED", "BUSY", "MISMATCH", "NOT_A_BOT_SEAT", "NOT_DUE", "NOT_A_PERSON", "SEAT_LEFT", "digest"]
