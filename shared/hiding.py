@@ -36,6 +36,12 @@ from typing import Any
 
 from shared.events import Event
 
+#: One secret's hiding, compiled: ``step(out, seat, author)`` changes
+#: ``out`` in place.  A view passes through a few of them, an event
+#: through one: each is a closure over the declaration's fields that calls
+#: nothing of Python's, since a call costs more than the hiding itself.
+Step = Callable[[dict[str, Any], "int | None", "int | None"], None]
+
 
 @dataclass(frozen=True, slots=True)
 class PerSeat:
@@ -51,15 +57,27 @@ class PerSeat:
     sizes: str | None = None
     own: str | None = None
 
-    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        entries = out[self.key]
-        if self.sizes is not None:
-            out[self.sizes] = [0 if e is None else len(e) for e in entries]
-        if self.own is not None:
-            del out[self.key]
-            out[self.own] = _copy(entries[seat]) if seat is not None and 0 <= seat < len(entries) else None
-        else:
-            out[self.key] = [_copy(e) if i == seat else None for i, e in enumerate(entries)]
+    def compile(self) -> Step:
+        """This declaration's :data:`Step`."""
+        key, sizes, own = self.key, self.sizes, self.own
+
+        def per_seat(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+            entries = out[key]
+            if sizes is not None:
+                try:
+                    out[sizes] = list(map(len, entries))
+                except TypeError:  # an entry is None
+                    out[sizes] = [0 if e is None else len(e) for e in entries]
+            if own is not None:
+                del out[key]
+                if seat is not None and 0 <= seat < len(entries):
+                    entry = entries[seat]
+                    out[own] = list(entry) if isinstance(entry, (list, tuple)) else entry
+                else:
+                    out[own] = None
+            else:
+                out[key] = [_copy(e) if i == seat else None for i, e in enumerate(entries)]
+        return per_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +88,13 @@ class Pile:
     key: str
     size: str
 
-    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        out[self.size] = len(out.pop(self.key))
+    def compile(self) -> Step:
+        """This declaration's :data:`Step`."""
+        key, size = self.key, self.size
+
+        def pile(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+            out[size] = len(out.pop(key))
+        return pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +121,6 @@ class Private:
                 return True
         return False
 
-    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        if not self.reads(out, seat, author):
-            self.conceal(out)
-
     def conceal(self, out: dict[str, Any]) -> None:
         """Hide the keys from ``out``: what a seat that cannot read them sees."""
         if self.size is not None:
@@ -110,6 +129,33 @@ class Private:
             out.clear()
         for k in self.keys:
             out.pop(k, None)
+
+    def compile(self) -> Step:
+        """This declaration's :data:`Step`."""
+        keys, readers, size = self.keys, self.readers, self.size
+        first = keys[0] if keys else ""
+        if len(keys) == 1 and len(readers) == 1 and size is None:  # a view's card for one seat
+            (reader,) = readers
+
+            def private_one(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+                if seat is None or (seat != author and out.get(reader) != seat):
+                    out.pop(first, None)
+            return private_one
+
+        def private(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+            if seat is not None:
+                if seat == author:
+                    return
+                for r in readers:
+                    if out.get(r) == seat:
+                        return
+            if size is not None:
+                out[size] = len(out[first])
+            if not keys:
+                out.clear()
+            for k in keys:
+                out.pop(k, None)
+        return private
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +167,19 @@ class Rows:
     readers: tuple[int, ...]
     secret: int
 
-    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        i, readers = self.secret, self.readers
-        rows = []
-        for row in out[self.key]:
-            row = list(row)
-            if seat is None or all(row[r] != seat for r in readers):
-                row[i] = None
-            rows.append(row)
-        out[self.key] = rows
+    def compile(self) -> Step:
+        """This declaration's :data:`Step`."""
+        key, readers, i = self.key, self.readers, self.secret
+
+        def rows(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+            shown = []
+            for row in out[key]:
+                row = list(row)
+                if seat is None or all(row[r] != seat for r in readers):
+                    row[i] = None
+                shown.append(row)
+            out[key] = shown
+        return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +189,16 @@ class Within:
     key: str
     secrets: tuple[Secret, ...]
 
-    def apply(self, out: dict[str, Any], seat: int | None, author: int | None) -> None:
-        out[self.key] = hide(out[self.key], self.secrets, seat, author)
+    def compile(self) -> Step:
+        """This declaration's :data:`Step`."""
+        key, steps = self.key, tuple(s.compile() for s in self.secrets)
+
+        def within(out: dict[str, Any], seat: int | None, author: int | None) -> None:
+            inner = dict(out[key])
+            for step in steps:
+                step(inner, seat, author)
+            out[key] = inner
+        return within
 
 
 Secret = PerSeat | Pile | Private | Rows | Within
@@ -148,6 +206,22 @@ Secret = PerSeat | Pile | Private | Rows | Within
 
 def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, (list, tuple)) else value
+
+
+#: id of a secrets sequence -> (the sequence, its steps): views pass
+#: module constants, compiled on first use.
+_COMPILED: dict[int, tuple[Sequence[Secret], tuple[Step, ...]]] = {}
+
+
+def steps(secrets: Sequence[Secret]) -> tuple[Step, ...]:
+    """The compiled :data:`Step` of each of ``secrets`` (cached while the
+    same sequence object is passed)."""
+    entry = _COMPILED.get(id(secrets))
+    if entry is None or entry[0] is not secrets:
+        if len(_COMPILED) > 512:  # sequences built per call: keep the cache small
+            _COMPILED.clear()
+        entry = _COMPILED[id(secrets)] = (secrets, tuple(s.compile() for s in secrets))
+    return entry[1]
 
 
 def hide(data: Mapping[str, Any], secrets: Sequence[Secret], seat: int | None,
@@ -158,8 +232,8 @@ def hide(data: Mapping[str, Any], secrets: Sequence[Secret], seat: int | None,
     is not changed, unless ``fresh`` (a dict built for this call, as a
     view is), which is then hidden in place and returned."""
     out = data if fresh and type(data) is dict else dict(data)
-    for s in secrets:
-        s.apply(out, seat, author)
+    for step in steps(secrets):
+        step(out, seat, author)
     return out
 
 
@@ -205,11 +279,13 @@ def _plan(secrets: tuple[Secret, ...]) -> Callable[[Event, int | None], Event]:
             return event if hidden is None else Event(event.type, hidden, author, event.ts, event.cmd)
         return readable
 
+    compiled = tuple(s.compile() for s in secrets)
+
     def general(event: Event, seat: int | None) -> Event:
         out = dict(event.data)
         author = event.seat
-        for s in secrets:
-            s.apply(out, seat, author)
+        for step in compiled:
+            step(out, seat, author)
         return Event(event.type, out, author, event.ts, event.cmd)
     return general
 

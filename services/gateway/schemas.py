@@ -173,10 +173,10 @@ class SeatView(BaseModel):
     view: dict[str, Any] | None = Field(
         description="The game's view for this seat (null before the game starts). Every game's view has `seats`: one "
                     "object per seat in seat order, `{seat, cards, score, name, kind, away, left}` (`cards`: the "
-                    "number of cards in that seat's hand, null where the game has no hand; `score`: its current total, null "
-                    "if none; `name`: the name given at join, or the bot's name as the lobby shows it; `kind`: `human` "
-                    "or `bot`; `away`: a stand-in bot plays it for now; `left`: its person left, a bot plays it for "
-                    "good), plus the game's own per-seat counts.")
+                    "number of cards in that seat's hand, null where the game has no hand; `score`: its current "
+                    "total, null if none; `name`: the name given at join, or the bot's name as the lobby shows it; "
+                    "`kind`: `human` or `bot`; `away`: a stand-in bot plays it for now; `left`: its person left, a "
+                    "bot plays it for good), plus the game's own per-seat counts.")
     legal_actions: list[dict[str, Any]] = Field(
         description="Actions this seat may send now, each accepted as it is if sent back now. Actions that are "
                     "combinations or free text are not listed here but described in `choices`.")
