@@ -20,7 +20,8 @@ Special ranks ("Special ranks").  A 7 makes the next player draw 2 unless
 they answer with a 7, which passes on a penalty grown by 2 (option
 ``seven_stack_cap``).  A Jack goes on anything but a pending 7 penalty
 and names the suit to follow, unless its play ends the round (its last
-card with "maumau"): then no suit is owed and one sent is ignored.  An 8
+card with "maumau", or closing the window of an offender left with no
+card): then no suit is owed and one sent is ignored (issue 15).  An 8
 skips the next player.  An ace does nothing unless option ``ace_power``
 is ``draw`` (all others draw 1) or ``skip`` (all others are skipped
 once).  A first upcard Jack has the dealer name the suit; a first 7 or 8

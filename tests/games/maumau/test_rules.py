@@ -499,6 +499,20 @@ def test_a_jack_that_closes_an_empty_handed_offenders_window_needs_no_suit_wish(
     assert [e.type for e in new] == ["CardPlayed", "RoundScored", "RoundDealt"]
 
 
+def test_the_bots_play_a_last_jack_with_mau_mau_and_no_suit():
+    """The heuristic bot announces its last Jack and sends no suit; the random bot picks a listed play."""
+    import random
+
+    from shared.games.maumau.bots import heuristic_strategy, random_strategy
+
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    assert heuristic_strategy(t.view(0), t.legal(0), random.Random(0)) == {
+        "type": "play", "card": "JS", "announce": "maumau"}
+    rng = random.Random(3)
+    picks = [random_strategy(t.view(0), t.legal(0), rng) for _ in range(40)]
+    assert all(p in LAST_JACK_PLAYS for p in picks) and LAST_JACK_PLAYS[-1] in picks
+
+
 def test_every_listed_last_jack_play_is_accepted():
     """legal_actions lists only plays decide accepts: a last Jack with each suit, and with "Mau Mau" without one."""
     import random
