@@ -393,7 +393,8 @@ def _ends_round(s: State, left: int, call: str | None) -> bool:
 def _legal_play(s: State, seat: int) -> list[dict]:
     """The plays of ``seat`` on turn: in phase PLAY every playable card of
     the hand, in phase DRAWN the card just drawn.  A play that owes an
-    announcement is listed with and without it; a Jack once per suit."""
+    announcement is listed with and without it; a Jack once per suit, or
+    without a suit when its play ends the round (see :func:`_ends_round`)."""
     if seat != s.turn:
         return []
     phase = s.phase
