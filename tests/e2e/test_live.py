@@ -237,7 +237,8 @@ def test_bad_input_gets_a_stable_code_and_changes_nothing(live):
                         "card_does_not_match", reaches_worker=True)
                 needed.discard("card_does_not_match")
             jacks = [c for c in hand if rank(c) == "J"]
-            if "suit_wish_required" in needed and jacks:
+            # (no open window: a Jack closing an empty-handed offender's window needs no suit)
+            if "suit_wish_required" in needed and jacks and view["callout"] is None:
                 refused(lambda c, tok=tok, card=jacks[0]: api.act(table, tok, {"type": "play", "card": card}, command_id=c), 422,
                         "suit_wish_required", reaches_worker=True)
                 needed.discard("suit_wish_required")

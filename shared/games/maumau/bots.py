@@ -66,7 +66,8 @@ def next_opponent_size(view: Mapping[str, Any]) -> int | None:
 
 def _variant(legal: Sequence[Mapping[str, Any]], card: str, suit: str | None) -> dict:
     """The play of ``card`` that announces when an announcement is owed and
-    wishes ``suit`` for a Jack."""
+    wishes ``suit`` for a Jack (a Jack that ends the round is listed
+    without a suit, so none is sent)."""
     best = None
     for a in legal:
         if a["type"] != "play" or a["card"] != card:

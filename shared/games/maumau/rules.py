@@ -19,11 +19,13 @@ once or kept; any other draw ends the turn.
 Special ranks ("Special ranks").  A 7 makes the next player draw 2 unless
 they answer with a 7, which passes on a penalty grown by 2 (option
 ``seven_stack_cap``).  A Jack goes on anything but a pending 7 penalty
-and names the suit to follow.  An 8 skips the next player.  An ace does
-nothing unless option ``ace_power`` is ``draw`` (all others draw 1) or
-``skip`` (all others are skipped once).  A first upcard Jack has the
-dealer name the suit; a first 7 or 8 acts as if the dealer had played it
-("First upcard").
+and names the suit to follow, unless its play ends the round (its last
+card with "maumau", or closing the window of an offender left with no
+card): then no suit is owed and one sent is ignored (issue 15).  An 8
+skips the next player.  An ace does nothing unless option ``ace_power``
+is ``draw`` (all others draw 1) or ``skip`` (all others are skipped
+once).  A first upcard Jack has the dealer name the suit; a first 7 or 8
+acts as if the dealer had played it ("First upcard").
 
 Announcements ("Announcements and call-outs").  The play that leaves one
 card carries "mau", the play of the last card "maumau".  Any other player
@@ -345,16 +347,18 @@ def _decide_play(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) 
     elif card not in (PLAYABLE_WISHED[s.wish] if s.wish else PLAYABLE_ON[s.discard[-1]]):
         raise IllegalAction(CARD_DOES_NOT_MATCH, "that card matches neither the rank nor the suit to follow")
     rank = RANK[card]
-    if rank == JACK:
-        if suit is None:
-            raise IllegalAction(SUIT_WISH_REQUIRED, "a Jack names the suit to follow: add 'suit'")
-    elif suit is not None:
+    if rank != JACK and suit is not None:
         raise IllegalAction(BAD_ACTION, "only a Jack names a suit")
     left = len(hand) - 1
     if call is not None and call != expected_call(left):
         raise IllegalAction(
             BAD_ANNOUNCEMENT, "say 'mau' with the play that leaves one card, 'maumau' with your last card"
         )
+    if rank == JACK:
+        if _ends_round(s, left, call):
+            suit = None  # nobody will follow a wish: a suit sent is ignored
+        elif suit is None:
+            raise IllegalAction(SUIT_WISH_REQUIRED, "a Jack names the suit to follow: add 'suit'")
     events = [Event("CardPlayed", {"card": card, "suit": suit, "announce": call}, seat)]
     if left == 0 and call is not None:  # "Mau Mau": out at once
         return _end_round(s, events, seat, rng)
@@ -374,19 +378,34 @@ def _decide_play(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) 
     return events
 
 
+def _ends_round(s: State, left: int, call: str | None) -> bool:
+    """Whether a play leaving ``left`` cards, with announcement ``call``
+    (already checked), ends the round: the last card with "maumau", or
+    any play while the open window's offender waits with an empty hand
+    (the play ends the next player's turn, so that offender is out).  A
+    Jack played so names no suit ("Special ranks")."""
+    if left == 0 and call is not None:
+        return True
+    w = s.window
+    return w is not None and not s.hands[w.offender]
+
+
 def _legal_play(s: State, seat: int) -> list[dict]:
     """The plays of ``seat`` on turn: in phase PLAY every playable card of
     the hand, in phase DRAWN the card just drawn.  A play that owes an
-    announcement is listed with and without it; a Jack once per suit."""
+    announcement is listed with and without it; a Jack once per suit, or
+    without a suit when its play ends the round (see :func:`_ends_round`)."""
     if seat != s.turn:
         return []
     phase = s.phase
     hand = s.hands[seat]
     left = len(hand) - 1
     out: list[dict] = []
+    w = s.window
+    over = w is not None and not s.hands[w.offender]  # any play ends the round
     if phase is Phase.PLAY:
         ok = playable_set(s)
-        if left > 1 and s.rules.decks == 1:  # fast path: no announcement owed, no twin cards
+        if left > 1 and s.rules.decks == 1 and not over:  # fast path: no announcement owed, no twin cards
             for c in hand:
                 if c in ok:
                     if c in JACKS:
@@ -395,23 +414,32 @@ def _legal_play(s: State, seat: int) -> list[dict]:
                         out.append({"type": "play", "card": c})
         else:
             for c in dict.fromkeys(c for c in hand if c in ok):
-                _play_actions(out, c, left)
+                _play_actions(out, c, left, over)
     elif phase is Phase.DRAWN:
         drawn = s.drawn
         assert drawn is not None  # set with the DRAWN phase
-        _play_actions(out, drawn, left)
+        _play_actions(out, drawn, left, over)
     return out
 
 
-def _play_actions(out: list[dict], card: str, left: int) -> None:
+def _play_actions(out: list[dict], card: str, left: int, over: bool) -> None:
     """Append the play actions of ``card`` (with and without the owed
-    announcement; one per suit for a Jack)."""
+    announcement; a Jack once per suit, but without a suit when its play
+    ends the round: ``over``, or its last card with "maumau")."""
     call = expected_call(left)
     if RANK[card] == JACK:
-        for suit in SUITS:
-            out.append({"type": "play", "card": card, "suit": suit})
+        if over:
+            out.append({"type": "play", "card": card})
             if call:
-                out.append({"type": "play", "card": card, "suit": suit, "announce": call})
+                out.append({"type": "play", "card": card, "announce": call})
+        elif call == MAUMAU:  # without "maumau" the round goes on: the wish is owed
+            out += [{"type": "play", "card": card, "suit": suit} for suit in SUITS]
+            out.append({"type": "play", "card": card, "announce": call})
+        else:
+            for suit in SUITS:
+                out.append({"type": "play", "card": card, "suit": suit})
+                if call:
+                    out.append({"type": "play", "card": card, "suit": suit, "announce": call})
     else:
         out.append({"type": "play", "card": card})
         if call:
@@ -602,8 +630,9 @@ class MauMau(BaseGame):
     Actions (every one a dict; ``legal_actions`` lists them exactly):
 
     * ``{"type": "play", "card": "7H"}``, plus ``"suit": "S"`` for a Jack
-      (the wish) and ``"announce": "mau" | "maumau"`` for the play that
-      leaves one card / no card;
+      (the wish; none, or ignored, when the play ends the round) and
+      ``"announce": "mau" | "maumau"`` for the play that leaves one card /
+      no card;
     * ``{"type": "draw"}``: draw one card (only without a playable card), or
       take the whole pending 7 penalty;
     * ``{"type": "keep"}``: keep the card just drawn (turn over);

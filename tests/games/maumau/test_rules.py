@@ -18,6 +18,7 @@ from shared.games.maumau import state as S
 from shared.games.maumau.rules import Options, resolve_decks
 from shared.games.maumau.scoring import card_points, hand_points
 from tests.games.maumau.helpers import Table, deal, started, then
+from tests.given import given
 
 
 def played(seat, card, suit=None, announce=None):
@@ -428,6 +429,101 @@ def test_a_player_waiting_with_an_empty_hand_is_passed_over():
     assert t.legal(1)[-1] == {"type": "callout", "seat": 0}
     new = t.act(1, {"type": "play", "card": "8S"})
     assert then(new[1:2]) == [("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 10]})]
+
+
+# ---------------------------------------------------------------------------
+# The last card a Jack (issue 15: a wish only for a next player who must match)
+# ---------------------------------------------------------------------------
+
+LAST_JACK = [["JS"], ["2H", "KD"], ["QC", "10H", "3D"]]
+LAST_JACK_PLAYS = [
+    *[{"type": "play", "card": "JS", "suit": s} for s in "SHDC"],
+    {"type": "play", "card": "JS", "announce": "maumau"},
+]
+
+
+def test_last_card_jack_needs_no_suit_wish():
+    """Ruling: "Mau Mau" on a last Jack ends the round, so nobody follows a wish: none is owed nor recorded."""
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    assert t.legal(0) == LAST_JACK_PLAYS
+    new = t.act(0, {"type": "play", "card": "JS", "announce": "maumau"})
+    assert then(new[:2]) == [
+        played(0, "JS", None, "maumau"),
+        # seat 1: 2 + 10 (KD); seat 2: 10 (QC) + 10 + 3
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 12, 23]}),
+    ]
+    assert [e.type for e in new] == ["CardPlayed", "RoundScored", "RoundDealt"]  # no SuitWished
+    assert t.view()["totals"] == [0, 12, 23] and t.view()["round"] == 2 and t.view()["wish"] is None
+
+
+def test_last_card_jack_suit_sent_with_mau_mau_is_accepted_and_ignored():
+    """Ruling: a suit sent with the last Jack and "Mau Mau" is accepted; the play records no wish."""
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    new = t.act(0, {"type": "play", "card": "JS", "suit": "D", "announce": "maumau"})
+    assert then(new[:2]) == [
+        played(0, "JS", None, "maumau"),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 12, 23]}),
+    ]
+    assert [e.type for e in new] == ["CardPlayed", "RoundScored", "RoundDealt"]
+    ignored = given(GAME, new[0], state=fold(GAME, t.events[:1]))  # the fold of the play alone
+    assert ignored.wish is None and ignored.discard[-1] == "JS"
+    t2 = Table(LAST_JACK, "9H", talon=TALON_CALL)  # a bad suit is still malformed
+    t2.refuse(0, {"type": "play", "card": "JS", "suit": "X", "announce": "maumau"}, R.BAD_ACTION)
+
+
+def test_last_card_jack_without_mau_mau_still_names_the_suit():
+    """Ruling: without "Mau Mau" the round goes on (a call-out window), so the next player must match the wish."""
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    t.refuse(0, {"type": "play", "card": "JS"}, R.SUIT_WISH_REQUIRED)
+    assert then(t.act(0, {"type": "play", "card": "JS", "suit": "D"})) == [played(0, "JS", "D")]
+    assert t.view()["wish"] == "D" and t.view()["callout"] == {"offender": 0, "missed": "maumau"}
+    t.refuse(1, {"type": "play", "card": "2H"}, R.CARD_DOES_NOT_MATCH)  # hearts no longer match
+    new = t.act(1, {"type": "play", "card": "KD"})  # the window closes uncalled: seat 0 is out
+    assert then(new[:2]) == [
+        played(1, "KD"),
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 2, 23]}),
+    ]
+
+
+def test_a_jack_that_closes_an_empty_handed_offenders_window_needs_no_suit_wish():
+    """Ruling: a play closing the window of an offender who waits with no card ends the round: a Jack names no suit."""
+    t = Table([["5H"], ["JC", "KD", "3S"], ["QC", "10H", "3D"]], "9H", talon=TALON_CALL)
+    t.act(0, {"type": "play", "card": "5H"})  # "Mau Mau" missed: seat 0 waits with an empty hand
+    assert t.legal(1) == [{"type": "play", "card": "JC"}, {"type": "callout", "seat": 0}]
+    new = t.act(1, {"type": "play", "card": "JC", "suit": "S"})
+    assert then(new[:2]) == [
+        played(1, "JC"),
+        # seat 1: 10 (KD) + 3; seat 2: 10 + 10 + 3
+        ("RoundScored", None, {"round": 1, "decider": False, "winner": 0, "points": [0, 13, 23]}),
+    ]
+    assert [e.type for e in new] == ["CardPlayed", "RoundScored", "RoundDealt"]
+
+
+def test_the_bots_play_a_last_jack_with_mau_mau_and_no_suit():
+    """The heuristic bot announces its last Jack and sends no suit; the random bot picks a listed play."""
+    import random
+
+    from shared.games.maumau.bots import heuristic_strategy, random_strategy
+
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    assert heuristic_strategy(t.view(0), t.legal(0), random.Random(0)) == {
+        "type": "play", "card": "JS", "announce": "maumau"}
+    rng = random.Random(3)
+    picks = [random_strategy(t.view(0), t.legal(0), rng) for _ in range(40)]
+    assert all(p in LAST_JACK_PLAYS for p in picks) and LAST_JACK_PLAYS[-1] in picks
+
+
+def test_every_listed_last_jack_play_is_accepted():
+    """legal_actions lists only plays decide accepts: a last Jack with each suit, and with "Mau Mau" without one."""
+    import random
+
+    t = Table(LAST_JACK, "9H", talon=TALON_CALL)
+    for a in t.legal(0):
+        assert GAME.decide(t.state, 0, a, random.Random(0))[0].data["suit"] == a.get("suit")
+    t2 = Table([["5H"], ["JC", "KD", "3S"], ["QC", "10H", "3D"]], "9H", talon=TALON_CALL)
+    t2.act(0, {"type": "play", "card": "5H"})
+    for a in t2.legal(1):
+        assert GAME.decide(t2.state, 1, a, random.Random(0))
 
 
 # ---------------------------------------------------------------------------
