@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.games.maudit_mot_dit.lexicon import fold  # noqa: E402
+from shared.games.maudit_mot_dit.lexicon import fold
 
 DEFAULT_BASE = "/usr/share/hunspell/fr"
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "shared/games/maudit_mot_dit/fr_words.txt.xz"

@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
-import spacy  # noqa: E402
+import numpy as np
+import spacy
 
-from shared.games.maudit_mot_dit import deck, lexicon  # noqa: E402
+from shared.games.maudit_mot_dit import deck, lexicon
 
 
 def main() -> None:
