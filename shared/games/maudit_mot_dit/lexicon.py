@@ -1,8 +1,8 @@
 """French text checks for Maudit Mot Dit: free text, clue checks, guess matching.
 
-Everything here is pure (no I/O, no clock) and cached, so ``decide`` can call
-it on the hot path.  Word families come from two well-kept libraries, not a
-hand-written suffix list:
+Everything here is pure (no clock; the only read is the packaged word
+lists, once, like ``cards.json``) and cached, so ``decide`` can call it on
+the hot path.  Word families come first from two well-kept libraries:
 
 * ``simplemma`` (French lemmatizer: "chants" -> "chant", "chevaux" ->
   "cheval", "pièces" -> "pièce");
@@ -18,8 +18,10 @@ stemmer's own output compared, not a list of suffixes; it errs on the side
 of refusing (see docs/games/maudit_mot_dit.md, "Clue checks").
 
 On top of that, :func:`derivation_roots` strips French derivation
-affixes (verb endings, suffixes such as ``-eur``, ``-on``, ``-u``,
-``-elain``/``-eau``, prefixes ``en-``/``em-``/``a-``/``re-``) so that
+affixes (infinitive endings of the dictionary's verbs only, suffixes such
+as ``-eur``, ``-on``, ``-u``, ``-elain``/``-eau``, verb prefixes
+``en-``/``em-``/``a-``/``re-``) and :func:`derived_family` compares an
+underived root of one word with the other's roots, so that
 "vendre"/"vendeur", "château"/"châtelain", "tête"/"têtu", "pont"/"ponton",
 "cercle"/"encercler" and "chanson"/"chanter" share a root.
 
