@@ -258,7 +258,8 @@ _SUFFIXES: dict[str, tuple[str, ...]] = {
     "son": ("", "t"), "u": ("",), "ue": ("",), "elain": ("",), "elaine": ("",),
     "el": ("",), "elle": ("",), "elet": ("",), "et": ("",), "ette": ("",),
     "ier": ("",), "ière": ("",), "age": ("",), "erie": ("",), "ment": ("",),
-    "iste": ("",), "isme": ("",), "ure": ("",), "ade": ("",), "ée": ("",),
+    "iste": ("",), "isme": ("",), "ure": ("",), "ture": ("",), "ade": ("",), "ée": ("",),
+    "eux": ("",), "aire": ("",), "ial": ("",),
 }
 #: Verb prefixes stripped when a root of 4 letters or more is left
 #: ("encercler" -> "cercl").
@@ -274,21 +275,48 @@ def _lower(word: str) -> str:
     return unicodedata.normalize("NFC", word.casefold())
 
 
+def _verb_stems(verb: str) -> set[str]:
+    """Roots of an infinitive: without its ending, then without a prefix
+    when 4 letters stay ("encercler" -> "encercl", "cercl"; "atterrir" ->
+    "atterr", "terr"), and with a final double consonant made single
+    ("ensoleiller" -> "soleil")."""
+    for end in _VERB_ENDINGS:
+        if verb.endswith(end) and len(verb) - len(end) >= ROOT_MIN:
+            stem = verb[: -len(end)]
+            break
+    else:
+        return set()
+    stems = {stem}
+    for p in _PREFIXES:
+        rest = stem[len(p):]
+        if stem.startswith(p) and len(rest) >= 4:
+            stems.add(rest)
+            if p == "a" and rest[0] == rest[1]:  # at-terrir, al-longer
+                stems.add(rest[1:])
+    if stem[-1] == stem[-2] and stem[-1] not in "aeiouy":
+        stems.update(r[:-1] for r in list(stems) if len(r) >= 5)
+    return stems
+
+
 @lru_cache(maxsize=65536)
-def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(base roots, derived roots) of ``word``, lower case, accents kept
-    (so "château" does not meet "chat").
+def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(base roots, derived roots, verb roots, weak roots) of ``word``,
+    lower case, accents kept (so "château" does not meet "chat").
 
     Base roots: the word and its lemma, without a final ``-e``, without
-    the infinitive ending when it is a verb of :func:`french_verbs`
-    ("vendre" -> "vend"; "cadre" is no verb, so no "cad"), and with an
-    en-/em-/a-/re- prefix removed from a verb ("encercler" -> "cercl"),
-    and without ``-eau`` ("château" -> "chât").  Derived roots: a base
-    root without one derivation suffix ("vendeur" -> "vend", "châtelain"
-    -> "chât", "têtu" -> "têt", "ponton" -> "pont", "chanson" -> "chant").
+    ``-eau`` ("château" -> "chât"), and the verb roots.  Verb roots: for a
+    verb of :func:`french_verbs` (or its past participle: "enneigé"), its
+    stem ("vendre" -> "vend"; "cadre" is no verb, so no "cad") without a
+    prefix en-/em-/a-/re-/ré-/dé- (:func:`_verb_stems`).  Derived roots: a
+    base root without one derivation suffix, 4 letters or more, or 3 with
+    a suffix of at most 2 letters ("vendeur" -> "vend", "châtelain" ->
+    "chât", "têtu" -> "têt", "ponton" -> "pont", "chanson" -> "chant");
+    weak roots: 3 letters left by a longer suffix ("nageur" -> "nag"),
+    which only a verb root may meet.
     """
     verbs = french_verbs()
     base: set[str] = set()
+    verb_roots: set[str] = set()
     for b in {_lower(word), _lower(lemma(word))}:
         base.add(b)
         if len(b) <= ROOT_MIN:
@@ -297,14 +325,12 @@ def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str]]:
             base.add(b[:-1])
         if b.endswith("eau") and len(b) - 3 >= EAU_ROOT_MIN:
             base.add(b[:-3])
-        if b in verbs:
-            for end in _VERB_ENDINGS:
-                if b.endswith(end) and len(b) - len(end) >= ROOT_MIN:
-                    stem = b[: -len(end)]
-                    base.add(stem)
-                    base.update(stem[len(p):] for p in _PREFIXES if stem.startswith(p) and len(stem) - len(p) >= 4)
-                    break
+        for v in (b, b[:-1] + "er" if b.endswith("é") else ""):
+            if v in verbs:
+                verb_roots |= _verb_stems(v)
+    base |= verb_roots
     derived: set[str] = set()
+    weak: set[str] = set()
     for b in base:
         for suf, alts in _SUFFIXES.items():
             if not b.endswith(suf) or b == suf or b.endswith("eau"):
@@ -312,7 +338,10 @@ def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str]]:
             root = b[: -len(suf)]
             if len(root) >= 4 or (len(root) == ROOT_MIN and len(suf) <= 2):
                 derived.update(root + a for a in alts)
-    return frozenset(r for r in base if len(r) >= ROOT_MIN), frozenset(derived - base)
+            elif len(root) == ROOT_MIN:
+                weak.update(root + a for a in alts)
+    keep = frozenset(r for r in base if len(r) >= ROOT_MIN)
+    return keep, frozenset(derived - base), frozenset(verb_roots), frozenset(weak - base)
 
 
 @lru_cache(maxsize=262144)
@@ -320,10 +349,12 @@ def derived_family(a: str, b: str) -> bool:
     """True when one word's base root is a root of the other: the two
     share a root and at least one of them is not derived to reach it
     ("vendre"/"vendeur", "pont"/"ponton"; not "anneau"/"année", both
-    derived from "ann")."""
-    base_a, der_a = derivation_roots(a)
-    base_b, der_b = derivation_roots(b)
-    return bool(base_a & (base_b | der_b)) or bool(base_b & der_a)
+    derived from "ann"); a weak root counts against a verb root only
+    ("nager"/"nageur")."""
+    base_a, der_a, verb_a, weak_a = derivation_roots(a)
+    base_b, der_b, verb_b, weak_b = derivation_roots(b)
+    return (bool(base_a & (base_b | der_b)) or bool(base_b & der_a)
+            or bool(verb_a & weak_b) or bool(verb_b & weak_a))
 
 
 def is_spelled(text: str) -> bool:
