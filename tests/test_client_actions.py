@@ -41,8 +41,9 @@ CASES = [
 GAMES = 2
 MANY = int(os.environ.get("TAPIS_PROPERTY_GAMES", "0")) or 4
 #: Refusals of a free-text clue that no schema can state: they depend on
-#: the secret word (hidden from the schema's reader) or on earlier clues.
-CLUE_RULES = {"clue_same_family", "clue_same_family_as_earlier", "clue_repeated"}
+#: the secret word (hidden from the schema's reader), on earlier clues or
+#: on the French lexicon (a random string of letters is rarely a word).
+CLUE_RULES = {"clue_same_family", "clue_same_family_as_earlier", "clue_repeated", "clue_not_french"}
 
 
 def _check_offer(game, state, players: int, rng: random.Random) -> int:
@@ -168,7 +169,7 @@ def test_maudit_mot_dit_clue_and_guess_are_choices():
     assert game.legal_actions(s, 0) == [{"type": "clue", "word": ""}]  # the bots' placeholder
     assert client_actions(game, s, 0) == ([], [{
         "type": "clue", "schema": _text("clue", 30),
-        "hint": "Type one word that leads the others to your secret word, not of its family."}])
+        "hint": "Type one French word that leads the others to your secret word, not of its family."}])
     assert client_actions(game, s, 1) == ([], [])  # no clue yet: nothing open to a guesser
     s = mmd.given(*mmd.opening(4, 0, [t2, t3]), mmd.clue(0, "zigzag", 1))  # phase guess
     legal, choices = client_actions(game, s, 1)

@@ -181,7 +181,8 @@ class Vectors:
         self.words = list(deck.VOCABULARY)
         self.word_index = {w: i for i, w in enumerate(self.words)}
         self.W = self._unit(np.stack([self._raw(w) for w in self.words]))
-        # Clue pool: the model's most frequent words that own a vector row.
+        # Clue pool: the model's most frequent words that own a vector row and
+        # are French words of the clue lexicon (others would be refused).
         seen_rows: set[int] = set()
         pool: list[str] = []
         for key, row in table.key2row.items():
@@ -191,7 +192,7 @@ class Vectors:
             w = strings[key]
             if (
                 len(w) >= 3 and w.isalpha() and w.islower() and w not in stop and w not in BLOCKED
-                and lexicon.lemma(w) == w
+                and lexicon.lemma(w) == w and lexicon.is_french(w)
             ):
                 pool.append(w)
             if len(seen_rows) >= len(table.key2row) or len(pool) >= CLUE_POOL:

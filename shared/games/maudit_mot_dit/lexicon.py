@@ -1,8 +1,8 @@
 """French text checks for Maudit Mot Dit: free text, clue checks, guess matching.
 
-Everything here is pure (no I/O, no clock) and cached, so ``decide`` can call
-it on the hot path.  Word families come from two well-kept libraries, not a
-hand-written suffix list:
+Everything here is pure (no clock; the only read is the packaged word
+lists, once, like ``cards.json``) and cached, so ``decide`` can call it on
+the hot path.  Word families come first from two well-kept libraries:
 
 * ``simplemma`` (French lemmatizer: "chants" -> "chant", "chevaux" ->
   "cheval", "pièces" -> "pièce");
@@ -17,20 +17,36 @@ other's stem or lemma with at most :data:`FAMILY_MAX_EXTRA` more letters
 stemmer's own output compared, not a list of suffixes; it errs on the side
 of refusing (see docs/games/maudit_mot_dit.md, "Clue checks").
 
+On top of that, :func:`derivation_roots` strips French derivation
+affixes (infinitive endings of the dictionary's verbs only, suffixes such
+as ``-eur``, ``-on``, ``-u``, ``-elain``/``-eau``, verb prefixes
+``en-``/``em-``/``a-``/``re-``) and :func:`derived_family` compares an
+underived root of one word with the other's roots, so that
+"vendre"/"vendeur", "château"/"châtelain", "tête"/"têtu", "pont"/"ponton",
+"cercle"/"encercler" and "chanson"/"chanter" share a root.
+
+A clue must also be a French word (:func:`is_french`): the packaged
+``fr_words.txt.xz`` lists every form of the hunspell-fr dictionary
+(Dicollecte, MPL 2.0), folded; ``tools/build_fr_words.py`` rebuilds it.
+A word of another language that is not also French ("war", "castle",
+"Kopf") is refused that way, which is how translations are caught.
+
 Refusal codes raised here (all map to HTTP 422):
 
 ``text_empty``, ``text_too_long``, ``text_control_characters`` (free text);
 ``clue_not_one_word``, ``clue_spelled``, ``clue_not_a_word``,
-``clue_repeated``, ``clue_same_family``, ``clue_same_family_as_earlier``
-(clues).
+``clue_not_french``, ``clue_repeated``, ``clue_same_family``,
+``clue_same_family_as_earlier`` (clues).
 """
 
 from __future__ import annotations
 
+import lzma
 import re
 import threading
 import unicodedata
 from functools import lru_cache
+from importlib import resources
 
 import simplemma
 import snowballstemmer
@@ -53,6 +69,7 @@ TEXT_CONTROL = "text_control_characters"
 CLUE_NOT_ONE_WORD = "clue_not_one_word"
 CLUE_SPELLED = "clue_spelled"
 CLUE_NOT_A_WORD = "clue_not_a_word"
+CLUE_NOT_FRENCH = "clue_not_french"
 CLUE_REPEATED = "clue_repeated"
 CLUE_SAME_FAMILY = "clue_same_family"
 CLUE_SAME_FAMILY_AS_EARLIER = "clue_same_family_as_earlier"
@@ -148,6 +165,13 @@ def same_family(a: str, b: str) -> bool:
     and ``same_family("chant", "chanteur")`` are all true;
     ``same_family("chant", "oiseau")`` is false.
     """
+    return stem_family(a, b) or derived_family(a, b)
+
+
+@lru_cache(maxsize=262144)
+def stem_family(a: str, b: str) -> bool:
+    """The lemma/stem half of :func:`same_family`: a shared folded lemma or
+    Snowball stem, or the prefix rule on stems (module doc)."""
     fa, sa = _family_keys(a)
     fb, sb = _family_keys(b)
     if fa & fb or sa & sb:
@@ -160,6 +184,177 @@ def same_family(a: str, b: str) -> bool:
                 if len(o) > len(s) and o.startswith(s) and len(o) - len(s) <= FAMILY_MAX_EXTRA:
                     return True
     return False
+
+
+#: The packaged French word list (tools/build_fr_words.py writes it).
+WORDS_FILE = "fr_words.txt.xz"
+#: A leading elision a clue may carry ("l'arbre", "qu'importe").
+_ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'")
+
+
+class LexiconMissing(RuntimeError):
+    """The packaged French word list is missing or unreadable."""
+
+
+@lru_cache(maxsize=1)
+def french_words() -> frozenset[str]:
+    """Every French word form of hunspell-fr, folded (see :func:`fold`),
+    read once from the packaged :data:`WORDS_FILE` (about 430,000 forms).
+
+    Raises :class:`LexiconMissing` when the file is not installed.
+    """
+    try:
+        data = resources.files(__package__).joinpath(WORDS_FILE).read_bytes()
+        text = lzma.decompress(data).decode("utf-8")
+    except (OSError, lzma.LZMAError) as exc:
+        raise LexiconMissing(
+            f"the French word list {WORDS_FILE} of {__package__} is missing or broken ({exc}); "
+            "rebuild it with: apt-get install -y hunspell-fr && python tools/build_fr_words.py"
+        ) from exc
+    return frozenset(text.split())
+
+
+@lru_cache(maxsize=65536)
+def is_french(word: str) -> bool:
+    """True when ``word`` is a French word form of the lexicon, case and
+    accents ignored ("Châteaux", "tete", "porte-monnaie", "aujourd'hui"),
+    with or without a leading elision ("l'arbre").  Proper nouns of the
+    dictionary (towns, first names) count as words."""
+    words = french_words()
+    key = fold(word)
+    if key in words:
+        return True
+    m = _ELISION.match(key)
+    return m is not None and key[m.end():] in words
+
+
+#: The packaged infinitives (verbs of hunspell-fr), beside :data:`WORDS_FILE`.
+VERBS_FILE = "fr_verbs.txt.xz"
+
+
+@lru_cache(maxsize=1)
+def french_verbs() -> frozenset[str]:
+    """The infinitives of hunspell-fr, lower case with accents ("chanter",
+    "vendre", "encercler"), read once from :data:`VERBS_FILE`.
+
+    Raises :class:`LexiconMissing` when the file is not installed.
+    """
+    try:
+        data = resources.files(__package__).joinpath(VERBS_FILE).read_bytes()
+        return frozenset(lzma.decompress(data).decode("utf-8").split())
+    except (OSError, lzma.LZMAError) as exc:
+        raise LexiconMissing(
+            f"the French verb list {VERBS_FILE} of {__package__} is missing or broken ({exc}); "
+            "rebuild it with: apt-get install -y hunspell-fr && python tools/build_fr_words.py"
+        ) from exc
+
+
+#: Infinitive endings, stripped from verbs of :func:`french_verbs` only.
+_VERB_ENDINGS = ("er", "ir", "ïr", "re", "oir")
+#: Derivation suffixes, each with the endings its root may take instead
+#: ("chanson" -> "chan" and "chant"; "châtelain" -> "chât").
+_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "eur": ("",), "euse": ("",), "rice": ("",), "on": ("",), "onne": ("",),
+    "son": ("", "t"), "u": ("",), "ue": ("",), "elain": ("",), "elaine": ("",),
+    "el": ("",), "elle": ("",), "elet": ("",), "et": ("",), "ette": ("",),
+    "ier": ("",), "ière": ("",), "age": ("",), "erie": ("",), "ment": ("",),
+    "iste": ("",), "isme": ("",), "ure": ("",), "ture": ("",), "ade": ("",), "ée": ("",),
+    "eux": ("",), "aire": ("",), "ial": ("",),
+}
+#: Verb prefixes stripped when a root of 4 letters or more is left
+#: ("encercler" -> "cercl").
+_PREFIXES = ("en", "em", "a", "re", "ré", "dé")
+#: Shortest root; a 3-letter root is derived only with a suffix of at most
+#: 2 letters ("têtu" -> "têt", "raton" -> "rat", not "moteur" -> "mot").
+ROOT_MIN = 3
+#: Shortest root of the "-eau" / "-el-" alternation ("château" -> "chât").
+EAU_ROOT_MIN = 4
+
+
+def _lower(word: str) -> str:
+    return unicodedata.normalize("NFC", word.casefold())
+
+
+def _verb_stems(verb: str) -> set[str]:
+    """Roots of an infinitive: without its ending, then without a prefix
+    when 4 letters stay ("encercler" -> "encercl", "cercl"; "atterrir" ->
+    "atterr", "terr"), and with a final double consonant made single
+    ("ensoleiller" -> "soleil")."""
+    for end in _VERB_ENDINGS:
+        if verb.endswith(end) and len(verb) - len(end) >= ROOT_MIN:
+            stem = verb[: -len(end)]
+            break
+    else:
+        return set()
+    stems = {stem}
+    for p in _PREFIXES:
+        rest = stem[len(p):]
+        if stem.startswith(p) and len(rest) >= 4:
+            stems.add(rest)
+            if p == "a" and rest[0] == rest[1]:  # at-terrir, al-longer
+                stems.add(rest[1:])
+    if stem[-1] == stem[-2] and stem[-1] not in "aeiouy":
+        stems.update(r[:-1] for r in list(stems) if len(r) >= 5)
+    return stems
+
+
+@lru_cache(maxsize=65536)
+def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(base roots, derived roots, verb roots, weak roots) of ``word``,
+    lower case, accents kept (so "château" does not meet "chat").
+
+    Base roots: the word and its lemma, without a final ``-e``, without
+    ``-eau`` ("château" -> "chât"), and the verb roots.  Verb roots: for a
+    verb of :func:`french_verbs` (or its past participle: "enneigé"), its
+    stem ("vendre" -> "vend"; "cadre" is no verb, so no "cad") without a
+    prefix en-/em-/a-/re-/ré-/dé- (:func:`_verb_stems`).  Derived roots: a
+    base root without one derivation suffix, 4 letters or more, or 3 with
+    a suffix of at most 2 letters ("vendeur" -> "vend", "châtelain" ->
+    "chât", "têtu" -> "têt", "ponton" -> "pont", "chanson" -> "chant");
+    weak roots: 3 letters left by a longer suffix ("nageur" -> "nag"),
+    which only a verb root may meet.
+    """
+    verbs = french_verbs()
+    base: set[str] = set()
+    verb_roots: set[str] = set()
+    for b in {_lower(word), _lower(lemma(word))}:
+        base.add(b)
+        if len(b) <= ROOT_MIN:
+            continue
+        if b.endswith("e") and len(b) - 1 >= ROOT_MIN:
+            base.add(b[:-1])
+        if b.endswith("eau") and len(b) - 3 >= EAU_ROOT_MIN:
+            base.add(b[:-3])
+        for v in (b, b[:-1] + "er" if b.endswith("é") else ""):
+            if v in verbs:
+                verb_roots |= _verb_stems(v)
+    base |= verb_roots
+    derived: set[str] = set()
+    weak: set[str] = set()
+    for b in base:
+        for suf, alts in _SUFFIXES.items():
+            if not b.endswith(suf) or b == suf or b.endswith("eau"):
+                continue
+            root = b[: -len(suf)]
+            if len(root) >= 4 or (len(root) == ROOT_MIN and len(suf) <= 2):
+                derived.update(root + a for a in alts)
+            elif len(root) == ROOT_MIN:
+                weak.update(root + a for a in alts)
+    keep = frozenset(r for r in base if len(r) >= ROOT_MIN)
+    return keep, frozenset(derived - base), frozenset(verb_roots), frozenset(weak - base)
+
+
+@lru_cache(maxsize=262144)
+def derived_family(a: str, b: str) -> bool:
+    """True when one word's base root is a root of the other: the two
+    share a root and at least one of them is not derived to reach it
+    ("vendre"/"vendeur", "pont"/"ponton"; not "anneau"/"année", both
+    derived from "ann"); a weak root counts against a verb root only
+    ("nager"/"nageur")."""
+    base_a, der_a, verb_a, weak_a = derivation_roots(a)
+    base_b, der_b, verb_b, weak_b = derivation_roots(b)
+    return (bool(base_a & (base_b | der_b)) or bool(base_b & der_a)
+            or bool(verb_a & weak_b) or bool(verb_b & weak_a))
 
 
 def is_spelled(text: str) -> bool:
@@ -184,7 +379,9 @@ def check_clue(raw: object, secret: str, earlier: tuple[str, ...] | list[str]) -
     (:func:`clean_text`, at most :data:`CLUE_MAX` characters), spelled
     letter by letter (``clue_spelled``), more than one word
     (``clue_not_one_word``), characters other than letters, inner hyphens
-    and apostrophes (``clue_not_a_word``), the same clue again
+    and apostrophes (``clue_not_a_word``), not a French word of the
+    lexicon, which also refuses most translations (``clue_not_french``,
+    :func:`is_french`), the same clue again
     (``clue_repeated``), the same family as the secret word
     (``clue_same_family``) or as an earlier clue
     (``clue_same_family_as_earlier``).  Messages name only the clue and
@@ -197,6 +394,8 @@ def check_clue(raw: object, secret: str, earlier: tuple[str, ...] | list[str]) -
         raise IllegalAction(CLUE_NOT_ONE_WORD, "a clue is one single word")
     if not all(ch.isalpha() or ch in "-'" for ch in clue) or clue[0] in "-'" or clue[-1] in "-'":
         raise IllegalAction(CLUE_NOT_A_WORD, "a clue is a word: letters, with inner hyphens or apostrophes only")
+    if not is_french(clue):
+        raise IllegalAction(CLUE_NOT_FRENCH, f"{clue!r} is not a French word of the game's dictionary")
     key = fold(clue)
     for e in earlier:
         if fold(e) == key:

@@ -530,7 +530,7 @@ def choices(state: State, seat: int) -> list[dict]:
         return []
     if s.phase is Phase.CLUE and seat == s.active:
         return [{"type": "clue", "schema": _text_schema("clue", lexicon.CLUE_MAX),
-                 "hint": "Type one word that leads the others to your secret word, not of its family."}]
+                 "hint": "Type one French word that leads the others to your secret word, not of its family."}]
     if s.phase is Phase.GUESS and seat != s.active and seat not in s.acted:
         return [{"type": "propose", "schema": _text_schema("propose", lexicon.GUESS_MAX),
                  "hint": "Type the word you think the clues point to."}]

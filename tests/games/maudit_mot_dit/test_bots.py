@@ -63,6 +63,29 @@ def test_guesser_ranks_the_game_words_by_similarity_to_all_clues():
 
 
 @needs_model
+def test_the_clue_pool_holds_only_french_words_of_the_lexicon():
+    """Issue 15: the pool is filtered with the game's own lexicon check, so
+    the clue-giver never draws a word the game refuses as not French."""
+    vec = bots.vectors()
+    assert len(vec.pool) == 7660
+    assert all(lexicon.is_french(w) for w in vec.pool)
+
+
+@needs_model
+@pytest.mark.parametrize("word", ["vendeur", "château", "tête", "pont", "cercle"])
+def test_clue_giver_avoids_the_derived_families(word):
+    """Issue 15: the clue-giver's clues for the words of the new family
+    cases pass the clue checks (none of vendre, châtelain, têtu...)."""
+    vec = bots.vectors()
+    clues: list[str] = []
+    for n in range(3):
+        c = vec.best_clue(word, clues, 3, n)
+        assert c is not None and lexicon.check_clue(c, word, clues) == c
+        assert not lexicon.same_family(c, word)
+        clues.append(c)
+
+
+@needs_model
 @pytest.mark.parametrize("word", ["cheval", "pomme", "justice", "école", "soleil"])
 def test_clue_giver_gives_related_clues_outside_the_family(word):
     """Clues related to the secret word but not of its family, accepted by the game's checks."""
