@@ -27,7 +27,7 @@ underived root of one word with the other's roots, so that
 
 A clue must also be a French word (:func:`is_french`): the packaged
 ``fr_words.txt.xz`` lists every form of the hunspell-fr dictionary
-(Dicollecte, MPL 2.0), folded; ``tools/build_fr_words.py`` rebuilds it.
+(Dicollecte, MPL 2.0), folded; ``deploy/build_fr_words.py`` rebuilds it.
 A word of another language that is not also French ("war", "castle",
 "Kopf") is refused that way, which is how translations are caught.
 
@@ -186,7 +186,7 @@ def stem_family(a: str, b: str) -> bool:
     return False
 
 
-#: The packaged French word list (tools/build_fr_words.py writes it).
+#: The packaged French word list (deploy/build_fr_words.py writes it).
 WORDS_FILE = "fr_words.txt.xz"
 #: A leading elision a clue may carry ("l'arbre", "qu'importe").
 _ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'")
@@ -209,7 +209,7 @@ def french_words() -> frozenset[str]:
     except (OSError, lzma.LZMAError) as exc:
         raise LexiconMissing(
             f"the French word list {WORDS_FILE} of {__package__} is missing or broken ({exc}); "
-            "rebuild it with: apt-get install -y hunspell-fr && python tools/build_fr_words.py"
+            "rebuild it with: apt-get install -y hunspell-fr && python deploy/build_fr_words.py"
         ) from exc
     return frozenset(text.split())
 
@@ -245,7 +245,7 @@ def french_verbs() -> frozenset[str]:
     except (OSError, lzma.LZMAError) as exc:
         raise LexiconMissing(
             f"the French verb list {VERBS_FILE} of {__package__} is missing or broken ({exc}); "
-            "rebuild it with: apt-get install -y hunspell-fr && python tools/build_fr_words.py"
+            "rebuild it with: apt-get install -y hunspell-fr && python deploy/build_fr_words.py"
         ) from exc
 
 

@@ -151,7 +151,7 @@ def test_known_false_families_are_still_refused(a, b):
 
 
 def test_false_refusals_over_semantic_neighbours():
-    """tools/clue_neighbours.py: for every card word its 8 nearest
+    """loadtests/clue_neighbours.py: for every card word its 8 nearest
     fr_core_news_md words that are French lemmas and do not find it (7,040
     pairs).  Every refused pair is judged in the file's third column
     (``family`` or ``false``); no unjudged pair is refused, no judged pair

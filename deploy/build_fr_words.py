@@ -2,7 +2,7 @@
 
 Usage (Debian: ``apt-get install -y hunspell-fr``)::
 
-    python tools/build_fr_words.py [/usr/share/hunspell/fr] \
+    python deploy/build_fr_words.py [/usr/share/hunspell/fr] \
         [shared/games/maudit_mot_dit/fr_words.txt.xz]
 
 It also writes ``fr_verbs.txt.xz`` beside the output: the dictionary's
