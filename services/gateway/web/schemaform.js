@@ -126,6 +126,8 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
     readers.push(() => {
       const v = read();
       if (v === undefined) return null;
+      // nothing picked for a list with no default that needs items: leave it to the server's default
+      if (Array.isArray(v) && !v.length && s.default === undefined && (s.minItems || 0) > 0) return null;
       if (s.default !== undefined && JSON.stringify(v) === JSON.stringify(s.default)) return null;
       return [name, v];
     });

@@ -8,7 +8,10 @@ import { objectForm } from "../schemaform.js";
 export const title = null;
 
 const SKIP = new Set(["game", "options", "seat"]);
-const WORDS = { en: { send: "Send", hand: "Your hand", actions: "Your moves" }, fr: { send: "Envoyer", hand: "Votre main", actions: "Vos coups" } };
+const WORDS = {
+  en: { send: "Send", hand: "Your hand", actions: "Your moves", not_legal: "That is not one of your moves." },
+  fr: { send: "Envoyer", hand: "Votre main", actions: "Vos coups", not_legal: "Ce n’est pas un de vos coups." },
+};
 
 function words(s) { return String(s).replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase(); }
 
@@ -74,6 +77,75 @@ export function actionText(a, names) {
   return words(a.type) + (fields.length ? ": " + fields.join(", ") : "");
 }
 
+/**
+ * Action types listed as many combinations of cards (more than 12 actions
+ * of the type, each with a list of card codes under one key, e.g. an écart):
+ * type -> that key. They get one form of checkboxes instead of a button each.
+ */
+export function comboTypes(legal) {
+  const out = new Map();
+  const byType = new Map();
+  for (const a of legal) byType.set(a.type, [...(byType.get(a.type) || []), a]);
+  for (const [type, list] of byType) {
+    if (list.length <= 12) continue;
+    const key = Object.keys(list[0]).find((k) => list.every((a) => Array.isArray(a[k]) && a[k].every((c) => typeof c === "string")));
+    if (key) out.set(type, key);
+  }
+  return out;
+}
+
+function comboForm(type, key, list, ctx, L) {
+  const form = document.createElement("form");
+  form.className = "choice";
+  form.dataset.combo = type;
+  const h = document.createElement("p");
+  h.textContent = `${words(type)}: ${words(key)} (${list[0][key].length})`;
+  form.append(h);
+  const cards = [...new Set(list.flatMap((a) => a[key]))];
+  const boxes = cards.map((c) => {
+    const l = document.createElement("label");
+    l.style.display = "inline-block";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = c;
+    box.setAttribute("aria-label", label(c, ctx.lang));
+    l.append(box, " ", cardShort(c));
+    form.append(l);
+    return box;
+  });
+  const others = Object.keys(list[0]).filter((k) => k !== "type" && k !== key);
+  const selects = others.map((k) => {
+    const l = document.createElement("label");
+    l.append(words(k) + " ");
+    const sel = document.createElement("select");
+    sel.name = k;
+    const values = [...new Set(list.map((a) => JSON.stringify(a[k])))];
+    for (const v of values) {
+      const parsed = JSON.parse(v);
+      sel.append(new Option(k === "to" || k === "seat" ? (ctx.names[parsed] ?? v) : valueText(parsed, ctx.names), v));
+    }
+    l.append(sel);
+    form.append(l);
+    return [k, sel];
+  });
+  const err = document.createElement("span");
+  err.className = "error";
+  err.setAttribute("role", "alert");
+  const send = document.createElement("button");
+  send.type = "submit";
+  send.textContent = `${L.send}: ${words(type)}`;
+  form.append(send, err);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const picked = boxes.filter((b) => b.checked).map((b) => b.value).sort().join(",");
+    const match = list.find((a) => [...a[key]].sort().join(",") === picked &&
+      selects.every(([k, sel]) => JSON.stringify(a[k]) === sel.value));
+    if (match) ctx.send(match);
+    else err.textContent = L.not_legal;
+  });
+  return form;
+}
+
 /** The hand (cards, not clickable), one button per legal action, a form per choice. */
 export function renderActions(view, legal, choices, ctx) {
   const L = WORDS[ctx.lang] || WORDS.en;
@@ -94,7 +166,10 @@ export function renderActions(view, legal, choices, ctx) {
   }
   const moves = document.createElement("div");
   moves.className = "moves";
+  const combos = comboTypes(legal);
+  for (const [type, key] of combos) box.append(comboForm(type, key, legal.filter((a) => a.type === type), ctx, L));
   for (const a of legal) {
+    if (combos.has(a.type)) continue;
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.action = a.type;
