@@ -49,7 +49,8 @@ function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 
 /** A short line under a seat's name: its card count and total. */
 export function seatSummary(view, seat, ctx) {
-  const n = view.hand_sizes?.[seat];
+  const obj = Array.isArray(view.seats) ? view.seats.find((x) => x && typeof x === "object" && x.seat === seat) : null;
+  const n = view.hand_sizes?.[seat] ?? obj?.cards;
   const parts = [];
   if (n !== undefined && n !== null) parts.push(w(ctx.lang, "cards_n", n));
   const total = view.totals?.[seat];
