@@ -285,4 +285,9 @@ def test_every_game_table_page(web, browse, game):
         assert page.locator("#actions form[data-combo]").evaluate_all("els => els.map(e => e.dataset.combo)") == sorted(
             combos)
     screenshot(tab, game)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if game == "maumau":
+        screenshot(tab, "maumau-phone")
     assert tab.errors == []
