@@ -30,6 +30,14 @@ def label(code: str) -> str:
     return f"{RANKS.get(m[1], m[1])} of {SUITS[m[2]][0]}"
 
 
+def label_fr(code: str) -> str:
+    """The French aria-label of a card: "7 de cœur", "valet de pique"."""
+    m = CARD.match(code)
+    assert m, code
+    rank = {"J": "valet", "Q": "dame", "K": "roi", "A": "as"}.get(m[1], m[1])
+    return f"{rank} de {dict(S='pique', H='cœur', D='carreau', C='trèfle')[m[2]]}"
+
+
 def short(code: str) -> str:
     """The short text of a card in the log: "7♥"."""
     m = CARD.match(code)
@@ -129,7 +137,7 @@ def test_a_whole_mau_mau_game_by_clicking(web, browse):
             break
         clicked.append(click_one_move(page))
         if len(clicked) == 6:
-            screenshot(tab, "maumau")
+            screenshot(tab, "maumau-game")
     assert page.evaluate("document.body.dataset.status") == "finished", clicked
     page.wait_for_selector("#result table")
     game, state, events = web.truth(table)
@@ -179,6 +187,12 @@ def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
     assert page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == hand
     assert page.locator(".seat.me .name").inner_text() == "Bea"
     page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")  # the log, replayed
+    # In French: the same cards, their labels in French, the interface too
+    page.select_option("#lang", "fr")
+    page.wait_for_selector("#log-h >> text=Ce qui s’est passé")
+    fr = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert fr == [label_fr(c) for c in hand]
+    assert page.evaluate("document.documentElement.lang") == "fr"
     # and in a new tab of the same browser
     other = browse(context=page.context)
     other.page.goto(f"{web.base}/play/{table}")
@@ -290,4 +304,57 @@ def test_every_game_table_page(web, browse, game):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     if game == "maumau":
         screenshot(tab, "maumau-phone")
+    assert tab.errors == []
+
+
+def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
+    tab = browse()
+    page = tab.page
+    table = create_maumau_from_lobby(web, tab, name="Eve", hand_size=5, target=100)
+    page.click("#leave")
+    if web.client.post(f"/tables/{table}/leave").status_code == 404:
+        # the endpoint is not there (yet): the page says why and keeps the seat
+        page.wait_for_selector("#error >> text=Leaving failed:")
+        assert page.locator("#hand .card").count() >= 1
+        assert page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is not None
+        assert [e for e in tab.errors if "404" not in e] == []
+    else:
+        page.wait_for_selector("#error >> text=You left this seat.")
+        assert page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is None
+        assert page.locator("#hand").count() == 0
+        assert tab.errors == []
+
+
+def test_a_whole_mauw_game_through_the_generic_page(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "mauw", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", "Flo")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#actions [data-action]")
+    moves = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(page)
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#actions .moves button").first.click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        moves += 1
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    result = game.result(state)
+    assert result is not None
+    # every click was one accepted command of seat 0 (the gateway scopes a client's command ids to its seat)
+    assert moves > 0 and len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == moves
+    rows = page.locator("#result tbody tr")
+    names = ["Flo", "heuristic bot 1"]
+    order = sorted(range(2), key=lambda s: result.places[s])
+    assert [tuple(rows.nth(i).locator("td").all_inner_texts()) for i in range(rows.count())] == [
+        (str(result.places[s]), names[s], str(result.scores[s])) for s in order]
     assert tab.errors == []
