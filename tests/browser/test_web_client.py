@@ -91,21 +91,30 @@ def settle(page) -> None:
         '.picker button[data-suit], #hand button.card:not([disabled]), #actions [data-action], #actions form')""")
 
 
-def click_one_move(page) -> str:
-    """Make one move by clicking, as a person would; returns what was clicked."""
+def click_one_move(page, keyboard: bool = False) -> str:
+    """Make one move by clicking, as a person would (``keyboard``: by
+    focusing each control and pressing Enter); returns what was done."""
     before = page.evaluate("document.body.dataset.version")
+
+    def press(loc) -> None:
+        if keyboard:
+            loc.focus()
+            page.keyboard.press("Enter")
+        else:
+            loc.click()
+
     suit = page.locator(".picker button[data-suit]")
     if suit.count():
-        suit.first.click()
+        press(suit.first)
         what = "suit"
     elif page.locator("#hand button.card:not([disabled])").count():
         toggle = page.locator("#announce[aria-pressed=false]")
         if toggle.count():
-            toggle.click()
+            press(toggle)
             page.wait_for_selector("#announce[aria-pressed=true]")
         card = page.locator("#hand button.card:not([disabled])").first
         code = card.get_attribute("data-card")
-        card.click()
+        press(card)
         if code and code.startswith("J"):
             page.wait_for_selector(".picker button[data-suit]")
             return "jack"
@@ -119,7 +128,7 @@ def click_one_move(page) -> str:
                 what = kind
                 break
         assert button is not None, page.inner_html("#actions")
-        button.click()
+        press(button)
     page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
     return what
 
@@ -175,7 +184,7 @@ def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
     page = tab.page
     table = create_maumau_from_lobby(web, tab, name="Bea", hand_size=5, target=100)
     settle(page)
-    click_one_move(page)
+    click_one_move(page, keyboard=True)
     settle(page)
     hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
