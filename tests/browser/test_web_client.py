@@ -65,6 +65,12 @@ def create_maumau_from_lobby(web, tab, *, name: str, hand_size: int, target: int
     assert page.input_value("#seat-0") == ""  # a person
     page.select_option("#seat-1", "heuristic")
     page.select_option("#seat-2", "heuristic")
+    # the options form comes from the game's JSON Schema: an enum ($ref) as a select, a boolean as a
+    # checkbox, a nullable integer left empty, each with its default
+    assert page.locator("#opt-ace_power option").evaluate_all("os => os.map(o => o.value)") == [
+        '"none"', '"draw"', '"skip"']
+    assert page.input_value("#opt-ace_power") == '"none"' and not page.is_checked("#opt-skat_deck")
+    assert page.input_value("#opt-decks") == "" and page.input_value("#opt-hand_size") == "5"
     page.fill("#opt-hand_size", str(hand_size))
     page.fill("#opt-target_score", str(target))
     page.fill("#turn", "")
@@ -320,6 +326,9 @@ def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
     tab = browse()
     page = tab.page
     table = create_maumau_from_lobby(web, tab, name="Eve", hand_size=5, target=100)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click("#leave")
     if web.client.post(f"/tables/{table}/leave").status_code == 404:
         # the endpoint is not there (yet): the page says why and keeps the seat
@@ -366,4 +375,16 @@ def test_a_whole_mauw_game_through_the_generic_page(web, browse):
     order = sorted(range(2), key=lambda s: result.places[s])
     assert [tuple(rows.nth(i).locator("td").all_inner_texts()) for i in range(rows.count())] == [
         (str(result.places[s]), names[s], str(result.scores[s])) for s in order]
+    assert tab.errors == []
+
+
+def test_the_lobby_lists_the_games_and_fits_a_phone(web, browse):
+    games = web.client.get("/games").json()
+    tab = browse(width=390, height=844)
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_function("n => document.querySelectorAll('#games li').length === n", arg=len(games))
+    assert page.locator("#game option").evaluate_all("os => os.map(o => o.value)") == [g["name"] for g in games]
+    assert page.locator("#games li strong").all_inner_texts() == [g["title"] for g in games]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert tab.errors == []
