@@ -388,3 +388,47 @@ def test_the_lobby_lists_the_games_and_fits_a_phone(web, browse):
     assert page.locator("#games li strong").all_inner_texts() == [g["title"] for g in games]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert tab.errors == []
+
+
+def test_the_live_log_resumes_after_a_drop_from_the_last_version_seen(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Gil"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def quiet_version() -> int:
+        last = -1
+        for _ in range(100):
+            v = c.get(f"/tables/{table}/view", headers=auth).json()
+            if 0 in v["awaiting"] and v["version"] == last:
+                return v["version"]
+            last = v["version"]
+            time.sleep(0.2)
+        raise AssertionError("the table never waited for the person")
+
+    version = quiet_version()
+    tab = browse()
+    page = tab.page
+    streams: list[str | None] = []
+    page.on("request", lambda r: streams.append(r.headers.get("last-event-id"))
+            if r.url.endswith(f"/tables/{table}/stream") else None)
+    page.goto(f"{web.base}/play/{table}")  # a spectator
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=version)
+    assert streams == ["0"]
+    page.context.set_offline(True)
+    page.wait_for_selector("#error >> text=Connection lost")
+    v = c.get(f"/tables/{table}/view", headers=auth).json()
+    action = next(a for a in v["legal_actions"] if a["type"] == "draw" or "announce" not in a)
+    assert c.post(f"/tables/{table}/actions", headers=auth, json={"action": action}).status_code == 200
+    page.context.set_offline(False)
+    after = quiet_version()
+    assert after > version
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=after)
+    logged = page.locator("#log li").evaluate_all("els => els.map(e => Number(e.dataset.version))")
+    described = [e["version"] for e in c.get(f"/tables/{table}/events").json()["events"]]
+    assert logged == described  # every event once, in order: nothing lost, nothing twice
+    assert streams[0] == "0" and str(version) in streams[1:]  # resumed after the last version seen
+    assert [e for e in tab.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []

@@ -85,6 +85,11 @@ export function follow(table, token, after, handlers) {
       }
     }
   }
+  // The browser knows first when the network goes: drop the stream at
+  // once and come back as soon as it returns (not after the backoff).
+  let wake = null;
+  addEventListener("offline", () => controller?.abort());
+  addEventListener("online", () => { delay = 500; wake?.(); });
   (async () => {
     while (!stopped) {
       try {
@@ -95,7 +100,8 @@ export function follow(table, token, after, handlers) {
       }
       if (stopped) return;
       handlers.state?.(false);
-      await new Promise((r) => setTimeout(r, delay));
+      await new Promise((r) => { wake = r; setTimeout(r, delay); });
+      wake = null;
       delay = Math.min(delay * 2, 8000);
     }
   })();
