@@ -24,7 +24,7 @@ function isCard(v) { return typeof v === "string" && parseCard(v) !== null; }
 export function valueText(v, names) {
   if (v === null || v === undefined) return "—";
   if (isCard(v)) return cardShort(v);
-  if (Array.isArray(v)) return v.map((x) => valueText(x, names)).join(" ");
+  if (Array.isArray(v)) return v.map((x) => valueText(x, names)).join(v.some((x) => x && typeof x === "object") ? "; " : " ");
   if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${words(k)} ${valueText(x, names)}`).join(", ");
   return String(v);
 }
@@ -146,6 +146,33 @@ function comboForm(type, key, list, ctx, L) {
   return form;
 }
 
+/** A legal action listed with empty strings (a word to write, e.g. a clue) as a text form. */
+function textForm(a, blanks, ctx, L) {
+  const form = document.createElement("form");
+  form.className = "moves";
+  form.dataset.text = a.type;
+  const inputs = blanks.map((k) => {
+    const l = document.createElement("label");
+    l.append(`${words(a.type)}: ${words(k)} `);
+    const inp = document.createElement("input");
+    inp.name = k;
+    inp.required = true;
+    l.append(inp);
+    form.append(l);
+    return inp;
+  });
+  const b = document.createElement("button");
+  b.type = "submit";
+  b.dataset.action = a.type;
+  b.textContent = `${L.send}: ${words(a.type)}`;
+  form.append(b);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    ctx.send({ ...a, ...Object.fromEntries(inputs.map((i) => [i.name, i.value.trim()])) });
+  });
+  return form;
+}
+
 /** The hand (cards, not clickable), one button per legal action, a form per choice. */
 export function renderActions(view, legal, choices, ctx) {
   const L = WORDS[ctx.lang] || WORDS.en;
@@ -170,6 +197,8 @@ export function renderActions(view, legal, choices, ctx) {
   for (const [type, key] of combos) box.append(comboForm(type, key, legal.filter((a) => a.type === type), ctx, L));
   for (const a of legal) {
     if (combos.has(a.type)) continue;
+    const blanks = Object.keys(a).filter((k) => k !== "type" && a[k] === "");
+    if (blanks.length) { moves.append(textForm(a, blanks, ctx, L)); continue; } // free text: a word
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.action = a.type;
