@@ -343,9 +343,10 @@ def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
         assert tab.errors == []
 
 
-def test_a_whole_mauw_game_through_the_generic_page(web, browse):
+@pytest.mark.parametrize("game", ["mauw", "dix"])
+def test_a_whole_game_through_the_generic_page(web, browse, game):
     c = web.client
-    table = c.post("/tables", json={"game": "mauw", "players": 2, "bots": {"1": "heuristic"},
+    table = c.post("/tables", json={"game": game, "players": 2, "bots": {"1": "heuristic"},
                                     "turn_seconds": None}).json()["id"]
     tab = browse()
     page = tab.page
