@@ -6,6 +6,7 @@ docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -433,3 +434,46 @@ def test_the_live_log_resumes_after_a_drop_from_the_last_version_seen(web, brows
     assert logged == described  # every event once, in order: nothing lost, nothing twice
     assert streams[0] == "0" and str(version) in streams[1:]  # resumed after the last version seen
     assert [e for e in tab.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maudix", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"},
+                                    "options": {"contracts": ["plis"]}, "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", "Hal")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#hand .card")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
+    ecarts = clicks = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(page)
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        before = page.evaluate("document.body.dataset.version")
+        form = page.locator("#actions form[data-combo]")
+        if form.count():  # tick the cards of one legal combination, pick its other fields, send
+            legal = c.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()[
+                "legal_actions"]
+            action = next(a for a in legal if a["type"] == form.get_attribute("data-combo"))
+            for card in action["cards"]:
+                form.locator(f"input[type=checkbox][value='{card}']").check()
+            for key, value in action.items():
+                if key not in ("type", "cards"):
+                    form.locator(f"select[name={key}]").select_option(json.dumps(value))
+            form.locator("button[type=submit]").click()
+            ecarts += action["type"] == "ecart"
+        else:
+            page.locator("#actions .moves button").first.click()
+        clicks += 1
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    assert game.result(state) is not None
+    assert ecarts == sum(1 for e in events if e.type == "EcartMade" and e.seat == 0) == 1
+    assert len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == clicks
+    assert tab.errors == []

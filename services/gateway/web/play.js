@@ -12,7 +12,6 @@ let stop = null; // stops the stream
 const ui = {}; // a game module's own state across renders (a picker open, a toggle)
 const log = []; // events seen, in order
 let refreshTimer = null;
-let busy = false;
 
 function names() {
   const out = [];
@@ -31,9 +30,15 @@ async function loadModule(game) {
   }
 }
 
-async function send(action) {
-  if (busy) return;
-  busy = true;
+// Actions go one after the other: a click while the previous action is on
+// its way waits for it (and for the view it brings) instead of being lost.
+let pending = Promise.resolve();
+function send(action) {
+  pending = pending.then(() => sendNow(action));
+  return pending;
+}
+
+async function sendNow(action) {
   showError("");
   try {
     const cid = "web-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -42,10 +47,8 @@ async function send(action) {
     for (const k of Object.keys(ui)) delete ui[k];
   } catch (err) {
     showError(err.message);
-  } finally {
-    busy = false;
-    await refresh();
   }
+  await refresh();
 }
 
 function ctx() {
@@ -156,6 +159,33 @@ function renderJoin() {
   if (!$("join-name").value) $("join-name").value = localStorage.getItem("tapis.name") || "";
 }
 
+// What a person is typing or ticking in the moves survives the re-render
+// each event brings (a bot playing while you pick your écart): inputs are
+// keyed by their form's kind, their name and (checkboxes) their value.
+function inputKey(el) {
+  const f = el.closest("form");
+  const kind = f ? f.dataset.combo || f.dataset.text || f.dataset.choice || "" : "";
+  return `${kind}|${el.name}|${el.type === "checkbox" ? el.value : ""}`;
+}
+
+function keepInputs(root) {
+  const saved = new Map();
+  for (const el of root.querySelectorAll("input, select, textarea")) {
+    saved.set(inputKey(el), el.type === "checkbox" ? el.checked : el.value);
+  }
+  const focused = root.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")
+    ? inputKey(document.activeElement) : null;
+  return () => {
+    for (const el of root.querySelectorAll("input, select, textarea")) {
+      const key = inputKey(el);
+      if (!saved.has(key)) continue;
+      if (el.type === "checkbox") el.checked = saved.get(key);
+      else el.value = saved.get(key);
+      if (key === focused) el.focus();
+    }
+  };
+}
+
 function render() {
   if (!info) return;
   document.body.dataset.version = current?.version ?? info.version;
@@ -183,7 +213,9 @@ function render() {
     });
     moves.push(b);
   }
+  const restore = keepInputs($("actions"));
   $("actions").replaceChildren(...moves);
+  restore();
   $("actions").hidden = !seat;
   $("leave").hidden = !seat;
   renderResult();

@@ -107,6 +107,7 @@ function comboForm(type, key, list, ctx, L) {
     l.style.display = "inline-block";
     const box = document.createElement("input");
     box.type = "checkbox";
+    box.name = key;
     box.value = c;
     box.setAttribute("aria-label", label(c, ctx.lang));
     l.append(box, " ", cardShort(c));
