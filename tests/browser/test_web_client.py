@@ -477,3 +477,30 @@ def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse
     assert ecarts == sum(1 for e in events if e.type == "EcartMade" and e.seat == 0) == 1
     assert len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == clicks
     assert tab.errors == []
+
+
+def test_the_lobby_pages_through_the_open_tables(web, browse):
+    c = web.client
+    for _ in range(23):
+        assert c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "random"}}).status_code == 201
+    expected, url = [], "/tables?status=waiting&limit=500"
+    while url:
+        r = c.get(url)
+        expected += [t["id"] for t in r.json()]
+        url = r.links.get("next", {}).get("url")
+    assert len(expected) >= 23
+    tab = browse()
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_function("() => document.querySelectorAll('#tables li[data-table]').length === 20")
+    assert page.locator("#more").is_visible()
+    while page.locator("#more").is_visible():
+        shown = page.locator("#tables li[data-table]").count()
+        page.click("#more")
+        page.wait_for_function("n => document.querySelectorAll('#tables li[data-table]').length > n"
+                               " || document.getElementById('more').hidden", arg=shown)
+    ids = page.locator("#tables li[data-table]").evaluate_all("els => els.map(e => e.dataset.table)")
+    assert ids == expected
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_function("() => !document.querySelector('#tables li[data-table] input[name=name]')")
+    assert tab.errors == []

@@ -160,7 +160,7 @@ async function loadTables(more = false) {
       li.textContent = t("no_tables");
       ul.append(li);
     }
-    $("more").hidden = !next;
+    $("more").hidden = !next || (more && !data.length);
   } catch (err) {
     $("tables-error").textContent = err.message;
   }
