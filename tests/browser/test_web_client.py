@@ -429,6 +429,8 @@ def test_the_live_log_resumes_after_a_drop_from_the_last_version_seen(web, brows
     after = quiet_version()
     assert after > version
     page.wait_for_function("v => document.body.dataset.version === String(v)", arg=after)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=after)
     logged = page.locator("#log li").evaluate_all("els => els.map(e => Number(e.dataset.version))")
     described = [e["version"] for e in c.get(f"/tables/{table}/events").json()["events"]]
     assert logged == described  # every event once, in order: nothing lost, nothing twice
@@ -454,8 +456,15 @@ def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse
         if page.evaluate("document.body.dataset.status") == "finished":
             break
         before = page.evaluate("document.body.dataset.version")
+        choice = page.locator("#actions form[data-choice=ecart]")
         form = page.locator("#actions form[data-combo]")
-        if form.count():  # tick the cards of one legal combination, pick its other fields, send
+        if choice.count():  # the écart described as a choice (its JSON Schema): tick 3 cards, the first recipient
+            boxes = choice.locator("input[type=checkbox]")
+            for i in range(3):
+                boxes.nth(i).check()
+            choice.locator("button[type=submit]").click()
+            ecarts += 1
+        elif form.count():  # tick the cards of one legal combination, pick its other fields, send
             legal = c.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()[
                 "legal_actions"]
             action = next(a for a in legal if a["type"] == form.get_attribute("data-combo"))

@@ -228,6 +228,9 @@ async function refresh() {
       api(`/tables/${table}`),
       api(`/tables/${table}/view`, { token: seat?.token }),
     ]);
+    // two refreshes may cross (one after an action, one after an event):
+    // never go back to an older version than the one shown
+    if (current && v.version < current.version && v.seat === current.seat) return;
     info = i;
     current = v;
   } catch (err) {
