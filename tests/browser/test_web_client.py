@@ -464,6 +464,9 @@ def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse
                 boxes.nth(i).check()
             choice.locator("button[type=submit]").click()
             ecarts += 1
+            clicks += 1
+            page.wait_for_selector("#actions form[data-choice=ecart]", state="detached")  # applied (a bot's
+            continue  # event may move the version first)
         elif form.count():  # tick the cards of one legal combination, pick its other fields, send
             legal = c.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()[
                 "legal_actions"]
@@ -475,6 +478,9 @@ def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse
                     form.locator(f"select[name={key}]").select_option(json.dumps(value))
             form.locator("button[type=submit]").click()
             ecarts += action["type"] == "ecart"
+            clicks += 1
+            page.wait_for_selector(f"#actions form[data-combo={action['type']}]", state="detached")
+            continue
         else:
             page.locator("#actions .moves button").first.click()
         clicks += 1

@@ -180,7 +180,7 @@ function keepInputs(root) {
       const key = inputKey(el);
       if (!saved.has(key)) continue;
       if (el.type === "checkbox") el.checked = saved.get(key);
-      else el.value = saved.get(key);
+      else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === saved.get(key))) el.value = saved.get(key);
       if (key === focused) el.focus();
     }
   };

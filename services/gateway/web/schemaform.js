@@ -81,7 +81,7 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       for (const v of s.enum) sel.append(new Option(labeller(v), JSON.stringify(v)));
       if (s.default !== undefined) sel.value = s.default === null ? "" : JSON.stringify(s.default);
       field.append(sel);
-      read = () => (sel.value === "" ? null : JSON.parse(sel.value));
+      read = () => (sel.value === "" ? (nullable ? null : undefined) : JSON.parse(sel.value));
     } else if (s.type === "boolean") {
       field = labelFor(name, s);
       const box = document.createElement("input");
