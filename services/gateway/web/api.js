@@ -82,6 +82,7 @@ export function follow(table, token, after, handlers) {
         if (id !== null && /^\d+$/.test(id)) last = Number(id);
         if (kind === "event") handlers.event(msg);
         else if (kind === "resync") handlers.resync?.(msg);
+        else if (kind === "revoked") { stopped = true; handlers.error?.(new ApiError(403, msg)); return; }
       }
     }
   }
@@ -96,7 +97,8 @@ export function follow(table, token, after, handlers) {
         await once();
       } catch (err) {
         if (stopped) return;
-        if (err instanceof ApiError && err.status === 404) { handlers.error?.(err); return; }
+        // no such table, or a token no longer this table's (the seat was left): stop
+        if (err instanceof ApiError && [401, 403, 404].includes(err.status)) { handlers.error?.(err); return; }
       }
       if (stopped) return;
       handlers.state?.(false);

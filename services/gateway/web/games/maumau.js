@@ -13,7 +13,7 @@ const W = {
     reshuffled: "The discard pile is shuffled into the talon.", kept: "{0} keeps the drawn card.",
     called: "{0} calls out {1}, who forgot “{2}”.", scored: "Round {0} is over: {1}.", won: "{0} goes out",
     blocked: "blocked round", ended: "The game is over: {0} wins.", timed_out: "{0}'s clock ran out: a stand-in plays.",
-    returned: "{0} is back.", cards_n: "{0} cards", card_1: "1 card", discard: "Discard pile", talon: "Talon", wish_is: "Suit to play: {0}",
+    returned: "{0} is back.", left: "{0} left the table: a bot plays the seat.", cards_n: "{0} cards", card_1: "1 card", discard: "Discard pile", talon: "Talon", wish_is: "Suit to play: {0}",
     penalty_is: "Penalty: draw {0}", round: "Round {0}", totals: "Totals", target: "first to {0} points ends the game",
     hand: "Your hand", draw: "Draw", take_penalty: "Take the penalty ({0} cards)", keep: "Keep the card",
     pick_suit: "Which suit do you wish?", cancel: "Cancel", say: "Say “{0}”", callout: "Call out {0} (“{1}” forgotten)",
@@ -27,7 +27,7 @@ const W = {
     reshuffled: "La défausse est mélangée sous le talon.", kept: "{0} garde la carte piochée.",
     called: "{0} dénonce {1}, qui a oublié « {2} ».", scored: "Fin de la manche {0} : {1}.", won: "{0} sort",
     blocked: "manche bloquée", ended: "La partie est finie : {0} gagne.", timed_out: "Le temps de {0} est écoulé : un remplaçant joue.",
-    returned: "{0} est de retour.", cards_n: "{0} cartes", card_1: "1 carte", discard: "Défausse", talon: "Talon", wish_is: "Couleur à jouer : {0}",
+    returned: "{0} est de retour.", left: "{0} a quitté la table : un robot joue la place.", cards_n: "{0} cartes", card_1: "1 carte", discard: "Défausse", talon: "Talon", wish_is: "Couleur à jouer : {0}",
     penalty_is: "Pénalité : piocher {0}", round: "Manche {0}", totals: "Totaux", target: "la partie finit à {0} points",
     hand: "Votre main", draw: "Piocher", take_penalty: "Prendre la pénalité ({0} cartes)", keep: "Garder la carte",
     pick_suit: "Quelle couleur demandez-vous ?", cancel: "Annuler", say: "Dire « {0} »", callout: "Dénoncer {0} (« {1} » oublié)",
@@ -218,6 +218,7 @@ export function describe(e, names, lang) {
     case "GameEnded": return w(lang, "ended", (d.winners || []).map((s) => seatName(names, s)).join(", "));
     case "TurnTimedOut": return w(lang, "timed_out", seatName(names, d.seat ?? e.seat));
     case "SeatReturned": return w(lang, "returned", seatName(names, d.seat ?? e.seat));
+    case "SeatLeft": return w(lang, "left", seatName(names, d.seat ?? e.seat));
     default: return e.type;
   }
 }
