@@ -340,7 +340,8 @@ def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
     else:
         page.wait_for_selector("#error >> text=You left this seat.")
         assert page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is None
-        assert page.locator("#hand").count() == 0
+        page.wait_for_selector("#hand", state="detached")
+        assert page.locator("#actions").is_hidden() and page.locator("#leave").is_hidden()
         assert tab.errors == []
 
 

@@ -285,6 +285,7 @@ async function leave() {
     await api(`/tables/${table}/leave`, { method: "POST", token: seat.token });
     forgetSeat(table);
     seat = null;
+    render(); // at once: no hand, no moves
     showError(t("left"));
     log.length = 0;
     startStream();
