@@ -122,10 +122,11 @@ def create_app(
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600)
 
-    from services.gateway import openapi, routes_games, routes_ops, routes_tables
+    from services.gateway import openapi, routes_games, routes_ops, routes_tables, web
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)
     app.include_router(routes_ops.router)
+    web.install(app)
     openapi.install(app)
     return app

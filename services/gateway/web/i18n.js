@@ -1,0 +1,74 @@
+// Interface text in English and French; the language comes from the
+// browser (navigator.language) unless the person picked one (kept in
+// localStorage "tapis.lang").
+const TEXT = {
+  en: {
+    language: "Language", create_table: "Create a table", game: "Game", players: "Players", seats: "Seats",
+    options: "Options", turn_clock: "Turn clock (seconds, empty: none)", create: "Create", tables: "Tables",
+    open: "Open", playing: "Playing", finished: "Finished", more: "More", games: "Games", person: "a person",
+    bot: "bot", seat_n: "Seat {0}", take_seat: "Take a seat", your_name: "Your name", seat: "Seat", join: "Join",
+    watch: "Watch", play: "Play", log: "What happened", leave: "Leave", free: "free", away: "away",
+    cards_n: "{0} cards", your_turn: "Your turn", turn_of: "{0} to play", waiting_players: "Waiting for players…",
+    spectating: "You are watching.", seated_as: "You play seat {0}.", no_tables: "No table here yet.",
+    game_over: "The game is over.", result: "Result", place: "Place", name: "Name", score: "Score",
+    players_range: "{0}–{1} players", draw: "Draw", keep: "Keep the card", pass: "Pass",
+    pick_suit: "Which suit do you wish?", cancel: "Cancel", say_mau: "Say “Mau”", say_maumau: "Say “Mau Mau”",
+    callout: "Call out {0}", discard: "Discard", talon: "Talon", wish: "Wished suit", penalty: "Penalty",
+    round: "Round", totals: "Totals", your_hand: "Your hand", send: "Send", default_value: "default",
+    none: "none", connection_lost: "Connection lost, reconnecting…", stand_in: "a stand-in plays",
+    back: "I'm back", left: "You left this seat.", leave_failed: "Leaving failed: {0}",
+    no_table: "No such table.", version: "move {0}", seconds_left: "{0} s left",
+    strategy: "Bot strategy", nobody: "—", at_least: "choose at least {0}", at_most: "at most {0}",
+  },
+  fr: {
+    language: "Langue", create_table: "Créer une table", game: "Jeu", players: "Joueurs", seats: "Places",
+    options: "Options", turn_clock: "Temps par tour (secondes, vide : aucun)", create: "Créer", tables: "Tables",
+    open: "Ouvertes", playing: "En cours", finished: "Terminées", more: "Plus", games: "Jeux",
+    person: "une personne", bot: "robot", seat_n: "Place {0}", take_seat: "Prendre une place",
+    your_name: "Votre nom", seat: "Place", join: "S’asseoir", watch: "Regarder", play: "Jouer",
+    log: "Ce qui s’est passé", leave: "Quitter", free: "libre", away: "absent", cards_n: "{0} cartes",
+    your_turn: "À vous de jouer", turn_of: "À {0} de jouer", waiting_players: "En attente de joueurs…",
+    spectating: "Vous regardez.", seated_as: "Vous jouez la place {0}.", no_tables: "Aucune table ici.",
+    game_over: "La partie est finie.", result: "Résultat", place: "Place", name: "Nom", score: "Score",
+    players_range: "{0} à {1} joueurs", draw: "Piocher", keep: "Garder la carte", pass: "Passer",
+    pick_suit: "Quelle couleur demandez-vous ?", cancel: "Annuler", say_mau: "Dire « Mau »",
+    say_maumau: "Dire « Mau Mau »", callout: "Dénoncer {0}", discard: "Défausse", talon: "Talon",
+    wish: "Couleur demandée", penalty: "Pénalité", round: "Manche", totals: "Totaux", your_hand: "Votre main",
+    send: "Envoyer", default_value: "par défaut", none: "aucun", connection_lost: "Connexion perdue, reconnexion…",
+    stand_in: "un remplaçant joue", back: "Je suis de retour", left: "Vous avez quitté cette place.",
+    leave_failed: "Impossible de quitter : {0}", no_table: "Table inconnue.", version: "coup {0}",
+    seconds_left: "{0} s restantes", strategy: "Stratégie du robot", nobody: "—",
+    at_least: "au moins {0}", at_most: "au plus {0}",
+  },
+};
+
+function initial() {
+  const kept = localStorage.getItem("tapis.lang");
+  if (kept === "fr" || kept === "en") return kept;
+  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+export let lang = initial();
+
+/** The text of `key` in the current language, `{0}`, `{1}` replaced by `args`. */
+export function t(key, ...args) {
+  const s = TEXT[lang][key] ?? TEXT.en[key] ?? key;
+  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+}
+
+/** Fill every `[data-t]` element of the page and wire the language select; `onChange` re-renders. */
+export function setupLanguage(onChange) {
+  const apply = () => {
+    document.documentElement.lang = lang;
+    for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  };
+  const select = document.getElementById("lang");
+  select.value = lang;
+  select.addEventListener("change", () => {
+    lang = select.value;
+    localStorage.setItem("tapis.lang", lang);
+    apply();
+    onChange?.();
+  });
+  apply();
+}

@@ -1,0 +1,190 @@
+// The lobby: games, tables (a page at a time), the create form, taking a seat.
+import { api, saveSeat } from "./api.js";
+import { setupLanguage, t } from "./i18n.js";
+import { objectForm } from "./schemaform.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let optionsForm = null;
+let status = "waiting";
+let next = null;
+
+function game(name) { return games.find((g) => g.name === name); }
+
+function renderGames() {
+  const ul = $("games");
+  ul.replaceChildren();
+  for (const g of games) {
+    const li = document.createElement("li");
+    const b = document.createElement("strong");
+    b.textContent = g.title;
+    const range = document.createElement("span");
+    range.textContent = " — " + t("players_range", g.min_players, g.max_players);
+    li.append(b, range);
+    const summary = g.summary || g.rules_summary || g.description;
+    if (summary) {
+      const p = document.createElement("p");
+      p.className = "summary";
+      p.textContent = summary;
+      li.append(p);
+    }
+    ul.append(li);
+  }
+  const sel = $("game");
+  const was = sel.value;
+  sel.replaceChildren(...games.map((g) => new Option(g.title, g.name)));
+  if (was && game(was)) sel.value = was;
+}
+
+function renderCreateForm() {
+  const g = game($("game").value);
+  if (!g) return;
+  const players = $("players");
+  players.min = g.min_players;
+  players.max = g.max_players;
+  const n = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
+  players.value = n;
+  $("game-summary").textContent = [t("players_range", g.min_players, g.max_players), g.summary || g.rules_summary || ""]
+    .filter(Boolean).join(" — ");
+  const bots = $("bots");
+  const kept = [...bots.querySelectorAll("select")].map((s) => s.value);
+  bots.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("seats") }));
+  for (let s = 0; s < n; s++) {
+    const l = document.createElement("label");
+    l.append(t("seat_n", s + 1) + " ");
+    const sel = document.createElement("select");
+    sel.name = "seat-" + s;
+    sel.id = "seat-" + s;
+    sel.append(new Option(t("person"), ""));
+    for (const st of g.strategies) sel.append(new Option(`${t("bot")}: ${st}`, st));
+    const pref = g.strategies.includes("heuristic") ? "heuristic" : g.strategies[0];
+    sel.value = kept[s] !== undefined ? kept[s] : (s === 0 ? "" : pref);
+    l.append(sel);
+    bots.append(l);
+  }
+  const opts = $("options");
+  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt" });
+  opts.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("options") }), optionsForm.node);
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const g = game($("game").value);
+  const players = Number($("players").value);
+  const bots = {};
+  for (let s = 0; s < players; s++) {
+    const v = $("seat-" + s)?.value;
+    if (v) bots[String(s)] = v;
+  }
+  const turn = $("turn").value;
+  const body = { game: g.name, players, options: optionsForm.read(), bots,
+                 turn_seconds: turn === "" ? null : Number(turn) };
+  try {
+    const info = await api("/tables", { method: "POST", body });
+    if (info.status === "waiting") {
+      selectStatus("waiting");
+    } else {
+      location.href = "/play/" + info.id;
+    }
+  } catch (err) {
+    $("create-error").textContent = err.message;
+  }
+}
+
+function seatLine(info) {
+  return info.seats.map((s) => (s.kind === "free" ? t("free") : s.name || s.kind)).join(", ");
+}
+
+async function join(info, name, seat) {
+  localStorage.setItem("tapis.name", name);
+  const body = { name };
+  if (seat !== undefined) body.seat = seat;
+  const j = await api(`/tables/${info.id}/join`, { method: "POST", body });
+  saveSeat(info.id, { token: j.token, seat: j.seat, name });
+  location.href = "/play/" + info.id;
+}
+
+function tableItem(info) {
+  const li = document.createElement("li");
+  li.dataset.table = info.id;
+  const what = document.createElement("span");
+  what.className = "what";
+  const g = game(info.game);
+  what.textContent = `${g ? g.title : info.game} · ${info.players} · ${seatLine(info)}`;
+  li.append(what);
+  if (info.status === "waiting" && info.seats.some((s) => s.kind === "free")) {
+    const form = document.createElement("form");
+    form.className = "moves";
+    const label = document.createElement("label");
+    label.append(t("your_name") + " ");
+    const name = document.createElement("input");
+    name.name = "name";
+    name.required = true;
+    name.maxLength = 40;
+    name.value = localStorage.getItem("tapis.name") || "";
+    label.append(name);
+    const btn = document.createElement("button");
+    btn.type = "submit";
+    btn.textContent = t("take_seat");
+    const err = document.createElement("span");
+    err.className = "error";
+    err.setAttribute("role", "alert");
+    form.append(label, btn, err);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try { await join(info, name.value.trim() || "player"); } catch (e) { err.textContent = e.message; }
+    });
+    li.append(form);
+  }
+  const watch = document.createElement("a");
+  watch.href = "/play/" + info.id;
+  watch.textContent = t("watch");
+  li.append(watch);
+  return li;
+}
+
+async function loadTables(more = false) {
+  $("tables-error").textContent = "";
+  const url = more && next ? next : `/tables?status=${status}&limit=20`;
+  try {
+    const { data, resp } = await api(url, { raw: true });
+    const link = resp.headers.get("Link");
+    const m = link && /<([^>]+)>;\s*rel="next"/.exec(link);
+    next = m ? m[1] : null;
+    const ul = $("tables");
+    if (!more) ul.replaceChildren();
+    for (const info of data) ul.append(tableItem(info));
+    if (!ul.children.length) {
+      const li = document.createElement("li");
+      li.textContent = t("no_tables");
+      ul.append(li);
+    }
+    $("more").hidden = !next || (more && !data.length);
+  } catch (err) {
+    $("tables-error").textContent = err.message;
+  }
+}
+
+function selectStatus(s) {
+  status = s;
+  for (const b of document.querySelectorAll("#status-tabs [role=tab]")) b.setAttribute("aria-selected", String(b.dataset.status === s));
+  loadTables();
+}
+
+async function main() {
+  setupLanguage(() => { renderGames(); renderCreateForm(); loadTables(); });
+  games = await api("/games");
+  renderGames();
+  const pref = game("maumau") ? "maumau" : games[0]?.name;
+  $("game").value = pref;
+  renderCreateForm();
+  $("game").addEventListener("change", renderCreateForm);
+  $("players").addEventListener("change", renderCreateForm);
+  $("create").addEventListener("submit", create);
+  for (const b of document.querySelectorAll("#status-tabs [role=tab]")) b.addEventListener("click", () => selectStatus(b.dataset.status));
+  $("more").addEventListener("click", () => loadTables(true));
+  loadTables();
+}
+
+main().catch((err) => { $("tables-error").textContent = err.message; });

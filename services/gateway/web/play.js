@@ -1,0 +1,316 @@
+// A table's page: seats, board, your hand and moves, the live log, the result.
+import { api, follow, forgetSeat, savedSeat, saveSeat } from "./api.js";
+import { lang, setupLanguage, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const table = decodeURIComponent(location.pathname.split("/").pop());
+let seat = savedSeat(table); // {token, seat, name} or null
+let info = null; // GET /tables/{T}
+let current = null; // GET /tables/{T}/view
+let mod = null; // the game's module
+let stop = null; // stops the stream
+const ui = {}; // a game module's own state across renders (a picker open, a toggle)
+const log = []; // events seen, in order
+let refreshTimer = null;
+
+function names() {
+  const out = [];
+  for (const s of info?.seats || []) out[s.seat] = s.name || (s.kind === "free" ? t("free") : t("seat_n", s.seat + 1));
+  for (const s of current?.view?.seats || []) if (s && typeof s === "object" && s.name) out[s.seat] = s.name;
+  return out;
+}
+
+function showError(msg) { $("error").textContent = msg || ""; }
+
+async function loadModule(game) {
+  try {
+    return await import(`/static/games/${game}.js`);
+  } catch {
+    return await import("/static/games/generic.js");
+  }
+}
+
+// Actions go one after the other: a click while the previous action is on
+// its way waits for it (and for the view it brings) instead of being lost.
+let pending = Promise.resolve();
+function send(action) {
+  pending = pending.then(() => sendNow(action));
+  return pending;
+}
+
+async function sendNow(action) {
+  showError("");
+  try {
+    const cid = "web-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
+    await api(`/tables/${table}/actions`, { method: "POST", token: seat.token,
+      body: { action, expected_version: current.version, command_id: cid } });
+    for (const k of Object.keys(ui)) delete ui[k];
+  } catch (err) {
+    showError(err.message);
+  }
+  await refresh();
+}
+
+function ctx() {
+  return { lang, t, seat: seat ? seat.seat : null, names: names(), send, ui, rerender: render, info };
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  return t("seconds_left", left);
+}
+
+function renderSeats() {
+  const box = $("seats");
+  box.replaceChildren();
+  const n = names();
+  const v = current?.view;
+  const awaiting = new Set(current?.must_act || current?.awaiting || []);
+  const away = new Set(current?.away || []);
+  for (const s of info.seats) {
+    const div = document.createElement("div");
+    div.className = "seat" + (awaiting.has(s.seat) ? " turn" : "") + (seat && seat.seat === s.seat ? " me" : "");
+    div.dataset.seat = s.seat;
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = n[s.seat] + (s.kind === "bot" ? ` (${t("bot")})` : "");
+    div.append(name);
+    const extra = v && mod?.seatSummary ? mod.seatSummary(v, s.seat, ctx()) : "";
+    if (extra) {
+      const p = document.createElement("div");
+      p.textContent = extra;
+      div.append(p);
+    }
+    if (away.has(s.seat)) {
+      const p = document.createElement("div");
+      p.textContent = t("away") + " — " + t("stand_in");
+      div.append(p);
+    }
+    if (awaiting.has(s.seat)) {
+      const p = document.createElement("div");
+      p.textContent = seat && seat.seat === s.seat ? t("your_turn") : t("turn_of", n[s.seat]);
+      div.append(p);
+    }
+    const deadline = current?.deadlines?.[s.seat];
+    if (deadline) {
+      const c = document.createElement("div");
+      c.className = "clock";
+      c.dataset.deadline = deadline;
+      c.textContent = clockText(deadline);
+      div.append(c);
+    }
+    box.append(div);
+  }
+}
+
+function renderResult() {
+  const r = current?.result || info?.result;
+  const box = $("result");
+  if (!r) { box.hidden = true; return; }
+  box.hidden = false;
+  const n = names();
+  const h = document.createElement("h2");
+  h.textContent = t("result");
+  const tbl = document.createElement("table");
+  const head = tbl.createTHead().insertRow();
+  for (const k of ["place", "name", "score"]) {
+    const th = document.createElement("th");
+    th.textContent = t(k);
+    head.append(th);
+  }
+  const body = tbl.createTBody();
+  const order = r.places.map((p, i) => i).sort((a, b) => r.places[a] - r.places[b]);
+  for (const i of order) {
+    const row = body.insertRow();
+    row.dataset.seat = i;
+    row.insertCell().textContent = String(r.places[i]);
+    row.insertCell().textContent = n[i];
+    row.insertCell().textContent = String(r.scores[i]);
+  }
+  const p = document.createElement("p");
+  p.textContent = t("game_over");
+  box.replaceChildren(h, p, tbl);
+}
+
+function renderLog() {
+  const ol = $("log");
+  const n = names();
+  ol.replaceChildren();
+  for (const e of log) {
+    const text = mod?.describe ? mod.describe(e, n, lang) : null;
+    if (!text) continue;
+    const li = document.createElement("li");
+    li.dataset.version = e.version;
+    li.textContent = text;
+    ol.append(li);
+  }
+  ol.parentElement.scrollTop = ol.parentElement.scrollHeight;
+}
+
+function renderJoin() {
+  const free = info.seats.filter((s) => s.kind === "free");
+  const box = $("join");
+  box.hidden = Boolean(seat) || info.status !== "waiting" || !free.length;
+  if (box.hidden) return;
+  const sel = $("join-seat");
+  const was = sel.value;
+  sel.replaceChildren(...free.map((s) => new Option(t("seat_n", s.seat + 1), String(s.seat))));
+  if (was && free.some((s) => String(s.seat) === was)) sel.value = was;
+  if (!$("join-name").value) $("join-name").value = localStorage.getItem("tapis.name") || "";
+}
+
+// What a person is typing or ticking in the moves survives the re-render
+// each event brings (a bot playing while you pick your écart): inputs are
+// keyed by their form's kind, their name and (checkboxes) their value.
+function inputKey(el) {
+  const f = el.closest("form");
+  const kind = f ? f.dataset.combo || f.dataset.text || f.dataset.choice || "" : "";
+  return `${kind}|${el.name}|${el.type === "checkbox" ? el.value : ""}`;
+}
+
+function keepInputs(root) {
+  const saved = new Map();
+  for (const el of root.querySelectorAll("input, select, textarea")) {
+    saved.set(inputKey(el), el.type === "checkbox" ? el.checked : el.value);
+  }
+  const focused = root.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")
+    ? inputKey(document.activeElement) : null;
+  return () => {
+    for (const el of root.querySelectorAll("input, select, textarea")) {
+      const key = inputKey(el);
+      if (!saved.has(key)) continue;
+      if (el.type === "checkbox") el.checked = saved.get(key);
+      else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === saved.get(key))) el.value = saved.get(key);
+      if (key === focused) el.focus();
+    }
+  };
+}
+
+function render() {
+  if (!info) return;
+  document.body.dataset.version = current?.version ?? info.version;
+  document.body.dataset.status = current?.status || info.status;
+  $("title").textContent = `${mod?.title || info.game} · ${table}`;
+  let status;
+  if (info.status === "waiting") status = t("waiting_players");
+  else if ((current?.status || info.status) === "finished") status = t("game_over");
+  else status = seat ? t("seated_as", seat.seat + 1) : t("spectating");
+  $("status").textContent = status;
+  renderJoin();
+  renderSeats();
+  const v = current?.view;
+  const c = ctx();
+  $("board").replaceChildren(...(v && mod ? [mod.renderBoard(v, c)] : []));
+  const moves = [];
+  if (v && mod && seat) moves.push(mod.renderActions(v, current.legal_actions || [], current.choices || [], c));
+  if (seat && (current?.away || []).includes(seat.seat) && current.status === "playing") {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = t("back");
+    b.addEventListener("click", async () => {
+      try { await api(`/tables/${table}/back`, { method: "POST", token: seat.token }); } catch (e) { showError(e.message); }
+      refresh();
+    });
+    moves.push(b);
+  }
+  const restore = keepInputs($("actions"));
+  $("actions").replaceChildren(...moves);
+  restore();
+  $("actions").hidden = !seat;
+  $("leave").hidden = !seat;
+  renderResult();
+  renderLog();
+}
+
+async function refresh() {
+  try {
+    const [i, v] = await Promise.all([
+      api(`/tables/${table}`),
+      api(`/tables/${table}/view`, { token: seat?.token }),
+    ]);
+    // two refreshes may cross (one after an action, one after an event):
+    // never go back to an older version than the one shown
+    if (current && v.version < current.version && v.seat === current.seat) return;
+    info = i;
+    current = v;
+  } catch (err) {
+    if (err.status === 403 || err.status === 401) { // a token this table does not know: watch instead
+      forgetSeat(table);
+      seat = null;
+      return refresh();
+    }
+    if (err.status === 404) { showError(t("no_table")); return; }
+    showError(err.message);
+  }
+  render();
+}
+
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, 120);
+}
+
+function startStream() {
+  stop?.();
+  const seen = new Set(log.map((e) => e.version));
+  stop = follow(table, seat?.token, log.length ? log[log.length - 1].version : 0, {
+    event(e) {
+      if (!seen.has(e.version)) { seen.add(e.version); log.push(e); }
+      refreshSoon();
+    },
+    resync() { refreshSoon(); },
+    state(up) { if (!up) showError(t("connection_lost")); else if ($("error").textContent === t("connection_lost")) showError(""); },
+    error(err) { showError(err.message); },
+  });
+}
+
+async function joinSubmit(ev) {
+  ev.preventDefault();
+  const name = $("join-name").value.trim() || "player";
+  localStorage.setItem("tapis.name", name);
+  try {
+    const j = await api(`/tables/${table}/join`, { method: "POST", body: { name, seat: Number($("join-seat").value) } });
+    seat = { token: j.token, seat: j.seat, name };
+    saveSeat(table, seat);
+    log.length = 0;
+    startStream(); // again, as the seat: its own cards in the log
+    await refresh();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function leave() {
+  try {
+    await api(`/tables/${table}/leave`, { method: "POST", token: seat.token });
+    forgetSeat(table);
+    seat = null;
+    render(); // at once: no hand, no moves
+    showError(t("left"));
+    log.length = 0;
+    startStream();
+    await refresh();
+  } catch (err) {
+    showError(t("leave_failed", err.message));
+  }
+}
+
+async function main() {
+  setupLanguage(render);
+  $("join-form").addEventListener("submit", joinSubmit);
+  $("leave").addEventListener("click", leave);
+  try {
+    info = await api(`/tables/${table}`);
+  } catch (err) {
+    showError(err.status === 404 ? t("no_table") : err.message);
+    return;
+  }
+  mod = await loadModule(info.game);
+  await refresh();
+  startStream();
+  setInterval(() => {
+    for (const c of document.querySelectorAll(".clock[data-deadline]")) c.textContent = clockText(Number(c.dataset.deadline));
+  }, 1000);
+}
+
+main();

@@ -1,0 +1,136 @@
+// Forms generated from JSON Schemas: a game's table options (GET /games)
+// and the view's `choices` (an action that is a combination of cards or
+// free text, whose schema is the whole action's).
+import { t } from "./i18n.js";
+
+/** `schema` with a local `$ref` followed (`#/$defs/...`). */
+export function resolve(schema, root) {
+  let s = schema || {};
+  for (let i = 0; i < 8 && s.$ref; i++) {
+    const path = s.$ref.replace(/^#\//, "").split("/");
+    let target = root;
+    for (const p of path) target = target?.[p];
+    s = { ...(target || {}), ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== "$ref")) };
+  }
+  if (Array.isArray(s.allOf) && s.allOf.length === 1) s = { ...resolve(s.allOf[0], root), ...s, allOf: undefined };
+  return s;
+}
+
+/** `{schema, nullable}`: an `anyOf [X, {type: null}]` read as a nullable X. */
+function unwrap(schema, root) {
+  const s = resolve(schema, root);
+  const alts = s.anyOf || s.oneOf;
+  if (Array.isArray(alts)) {
+    const rest = alts.filter((a) => a.type !== "null");
+    if (rest.length === 1) return { schema: { ...resolve(rest[0], root), default: s.default, description: s.description, title: s.title }, nullable: rest.length < alts.length };
+  }
+  return { schema: s, nullable: false };
+}
+
+function labelFor(name, s) {
+  const l = document.createElement("label");
+  const span = document.createElement("span");
+  span.textContent = (s.title || name) + " ";
+  l.append(span);
+  return l;
+}
+
+/**
+ * One input per property of an object schema; returns `{node, read}`:
+ * `read()` gives the values the person set (unset nullable fields: null;
+ * untouched fields equal to their default are left out).
+ * `labeller(value)` names enum items (cards).
+ */
+export function objectForm(schema, { root = schema, skip = ["type"], labeller = (v) => String(v), idPrefix = "f" } = {}) {
+  const node = document.createElement("div");
+  const readers = [];
+  const props = resolve(schema, root).properties || {};
+  for (const [name, raw] of Object.entries(props)) {
+    if (skip.includes(name)) continue;
+    const { schema: s, nullable } = unwrap(raw, root);
+    if (s.const !== undefined) { readers.push(() => [name, s.const]); continue; }
+    const id = `${idPrefix}-${name}`;
+    let read;
+    let field;
+    if (s.type === "array") {
+      const items = resolve(s.items || {}, root);
+      const values = items.enum || [];
+      field = document.createElement("fieldset");
+      const legend = document.createElement("legend");
+      const bounds = [s.minItems ? t("at_least", s.minItems) : "", s.maxItems ? t("at_most", s.maxItems) : ""].filter(Boolean).join(", ");
+      legend.textContent = (s.title || name) + (bounds ? ` (${bounds})` : "");
+      field.append(legend);
+      const boxes = values.map((v, i) => {
+        const l = document.createElement("label");
+        l.style.display = "inline-block";
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.value = i;
+        box.name = name;
+        l.append(box, " " + labeller(v));
+        field.append(l);
+        return box;
+      });
+      read = () => boxes.filter((b) => b.checked).map((b) => values[Number(b.value)]);
+    } else if (s.enum) {
+      field = labelFor(name, s);
+      const sel = document.createElement("select");
+      sel.id = id;
+      sel.name = name;
+      if (nullable) sel.append(new Option(t("none"), ""));
+      for (const v of s.enum) sel.append(new Option(labeller(v), JSON.stringify(v)));
+      if (s.default !== undefined) sel.value = s.default === null ? "" : JSON.stringify(s.default);
+      field.append(sel);
+      read = () => (sel.value === "" ? (nullable ? null : undefined) : JSON.parse(sel.value));
+    } else if (s.type === "boolean") {
+      field = labelFor(name, s);
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.id = id;
+      box.name = name;
+      box.checked = Boolean(s.default);
+      field.prepend(box);
+      read = () => box.checked;
+    } else if (s.type === "integer" || s.type === "number") {
+      field = labelFor(name, s);
+      const inp = document.createElement("input");
+      inp.type = "number";
+      inp.id = id;
+      inp.name = name;
+      if (s.minimum !== undefined) inp.min = s.minimum;
+      if (s.maximum !== undefined) inp.max = s.maximum;
+      if (s.type === "integer") inp.step = 1;
+      if (s.default !== undefined && s.default !== null) inp.value = s.default;
+      if (nullable) inp.placeholder = t("none");
+      field.append(inp);
+      read = () => (inp.value === "" ? (nullable ? null : undefined) : Number(inp.value));
+    } else {
+      field = labelFor(name, s);
+      const inp = document.createElement("input");
+      inp.type = "text";
+      inp.id = id;
+      inp.name = name;
+      if (s.minLength) inp.minLength = s.minLength;
+      if (s.maxLength) inp.maxLength = s.maxLength;
+      if (typeof s.default === "string") inp.value = s.default;
+      field.append(inp);
+      read = () => (inp.value === "" && nullable ? null : inp.value);
+    }
+    if (s.description) {
+      const hint = document.createElement("span");
+      hint.className = "hint";
+      hint.textContent = " " + s.description;
+      field.append(hint);
+    }
+    node.append(field);
+    readers.push(() => {
+      const v = read();
+      if (v === undefined) return null;
+      // nothing picked for a list with no default that needs items: leave it to the server's default
+      if (Array.isArray(v) && !v.length && s.default === undefined && (s.minItems || 0) > 0) return null;
+      if (s.default !== undefined && JSON.stringify(v) === JSON.stringify(s.default)) return null;
+      return [name, v];
+    });
+  }
+  return { node, read: () => Object.fromEntries(readers.map((r) => r()).filter(Boolean)) };
+}

@@ -1,0 +1,522 @@
+"""The web client in a real Chromium: a whole Mau Mau game played by
+clicking from the lobby, a reload that keeps the seat, a spectator's page
+that holds no hidden card (checked against the table's true state, folded
+from its real events), and every game's table page (with screenshots in
+docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from shared.engine import fold
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+RANKS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUITS = {"S": ("spades", "♠"), "H": ("hearts", "♥"), "D": ("diamonds", "♦"), "C": ("clubs", "♣")}
+CARD = re.compile(r"^(10|[2-9JQKA])([SHDC])$")
+
+
+def label(code: str) -> str:
+    """The English aria-label the page gives a card: "7 of hearts"."""
+    m = CARD.match(code)
+    assert m, code
+    return f"{RANKS.get(m[1], m[1])} of {SUITS[m[2]][0]}"
+
+
+def label_fr(code: str) -> str:
+    """The French aria-label of a card: "7 de cœur", "valet de pique"."""
+    m = CARD.match(code)
+    assert m, code
+    rank = {"J": "valet", "Q": "dame", "K": "roi", "A": "as"}.get(m[1], m[1])
+    return f"{rank} de {dict(S='pique', H='cœur', D='carreau', C='trèfle')[m[2]]}"
+
+
+def short(code: str) -> str:
+    """The short text of a card in the log: "7♥"."""
+    m = CARD.match(code)
+    assert m, code
+    return m[1] + SUITS[m[2]][1]
+
+
+def screenshot(tab, name: str) -> None:
+    """docs/screenshots/<name>.png, only with TAPIS_SCREENSHOTS=1 (CI leaves the tree clean)."""
+    if os.environ.get("TAPIS_SCREENSHOTS") == "1":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        tab.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def create_maumau_from_lobby(web, tab, *, name: str, hand_size: int, target: int) -> str:
+    """Open the lobby, create a 3-seat Mau Mau table (seat 1 a person,
+    two heuristic bots, no turn clock) with the form, take the free seat
+    with ``name``; returns the table id once the hand shows."""
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option[value=maumau]", state="attached")
+    page.select_option("#game", "maumau")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#seat-0") == ""  # a person
+    page.select_option("#seat-1", "heuristic")
+    page.select_option("#seat-2", "heuristic")
+    # the options form comes from the game's JSON Schema: an enum ($ref) as a select, a boolean as a
+    # checkbox, a nullable integer left empty, each with its default
+    assert page.locator("#opt-ace_power option").evaluate_all("os => os.map(o => o.value)") == [
+        '"none"', '"draw"', '"skip"']
+    assert page.input_value("#opt-ace_power") == '"none"' and not page.is_checked("#opt-skat_deck")
+    assert page.input_value("#opt-decks") == "" and page.input_value("#opt-hand_size") == "5"
+    page.fill("#opt-hand_size", str(hand_size))
+    page.fill("#opt-target_score", str(target))
+    page.fill("#turn", "")
+    page.click("#create-btn")
+    row = page.locator("#tables li[data-table]").first
+    row.locator("input[name=name]").wait_for()
+    table = row.get_attribute("data-table")
+    assert table
+    info = web.client.get(f"/tables/{table}").json()
+    assert (info["game"], info["players"], info["turn_seconds"]) == ("maumau", 3, None)
+    assert info["options"]["hand_size"] == hand_size and info["options"]["target_score"] == target
+    assert [s["kind"] for s in info["seats"]] == ["free", "bot", "bot"]
+    row.locator("input[name=name]").fill(name)
+    row.locator("button[type=submit]").click()
+    page.wait_for_url(f"**/play/{table}")
+    page.wait_for_selector("#hand .card")
+    return table
+
+
+def settle(page) -> None:
+    """Wait until it is this seat's move (a card to click, a suit to pick,
+    a button) or the game is over."""
+    page.wait_for_function("""() => document.body.dataset.status === 'finished' || document.querySelector(
+        '.picker button[data-suit], #hand button.card:not([disabled]), #actions [data-action], #actions form')""")
+
+
+def click_one_move(page, keyboard: bool = False) -> str:
+    """Make one move by clicking, as a person would (``keyboard``: by
+    focusing each control and pressing Enter); returns what was done."""
+    before = page.evaluate("document.body.dataset.version")
+
+    def press(loc) -> None:
+        if keyboard:
+            loc.focus()
+            page.keyboard.press("Enter")
+        else:
+            loc.click()
+
+    suit = page.locator(".picker button[data-suit]")
+    if suit.count():
+        press(suit.first)
+        what = "suit"
+    elif page.locator("#hand button.card:not([disabled])").count():
+        toggle = page.locator("#announce[aria-pressed=false]")
+        if toggle.count():
+            press(toggle)
+            page.wait_for_selector("#announce[aria-pressed=true]")
+        card = page.locator("#hand button.card:not([disabled])").first
+        code = card.get_attribute("data-card")
+        press(card)
+        if code and code.startswith("J"):
+            page.wait_for_selector(".picker button[data-suit]")
+            return "jack"
+        what = "card"
+    else:
+        button = None
+        for kind in ("keep", "draw", "callout"):
+            loc = page.locator(f"#actions [data-action={kind}]")
+            if loc.count():
+                button = loc.first
+                what = kind
+                break
+        assert button is not None, page.inner_html("#actions")
+        press(button)
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    return what
+
+
+def test_a_whole_mau_mau_game_by_clicking(web, browse):
+    tab = browse()
+    page = tab.page
+    table = create_maumau_from_lobby(web, tab, name="Ana", hand_size=2, target=30)
+    assert page.locator(".seat").nth(0).locator(".name").inner_text() == "Ana"
+    clicked: list[str] = []
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(page)
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        clicked.append(click_one_move(page))
+        if len(clicked) == 6:
+            screenshot(tab, "maumau-game")
+    assert page.evaluate("document.body.dataset.status") == "finished", clicked
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    result = game.result(state)
+    assert result is not None
+    rows = page.locator("#result tbody tr")
+    shown = [tuple(rows.nth(i).locator("td").all_inner_texts()) for i in range(rows.count())]
+    names = ["Ana", "heuristic bot 1", "heuristic bot 2"]
+    order = sorted(range(3), key=lambda s: result.places[s])
+    assert shown == [(str(result.places[s]), names[s], str(result.scores[s])) for s in order]
+    # Every card of mine left the hand by a click, with the word the rules want.
+    mine = 0
+    s = None
+    for e in events:
+        s = fold(game, [e], s)
+        if e.type == "CardPlayed" and e.seat == 0:
+            mine += 1
+            left = len(s.hands[0]) if e.data["announce"] != "maumau" else 0
+            assert e.data["announce"] == {1: "mau", 0: "maumau"}.get(left), e
+            if e.data["card"].startswith("J"):
+                assert e.data["suit"] in "SHDC"
+    assert mine == clicked.count("card") + clicked.count("suit") - sum(
+        1 for e in events if e.type == "SuitWished" and e.seat == 0)
+    assert not [e for e in events if e.type == "CalledOut" and e.data["offender"] == 0]
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('The game is over:')")
+    winners = ", ".join(names[s] for s in result.winners)
+    assert page.locator("#log li").last.inner_text() == f"The game is over: {winners} wins."
+    lines = page.locator("#log li").all_inner_texts()
+    assert len([x for x in lines if x.startswith("Ana plays ")]) == mine
+    assert tab.errors == []
+
+
+def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
+    tab = browse()
+    page = tab.page
+    table = create_maumau_from_lobby(web, tab, name="Bea", hand_size=5, target=100)
+    settle(page)
+    click_one_move(page, keyboard=True)
+    settle(page)
+    hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
+    view = web.client.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()
+    assert hand == view["view"]["hand"] and len(hand) >= 1
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    assert page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == hand
+    assert page.locator(".seat.me .name").inner_text() == "Bea"
+    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")  # the log, replayed
+    # In French: the same cards, their labels in French, the interface too
+    page.select_option("#lang", "fr")
+    page.wait_for_selector("#log-h >> text=Ce qui s’est passé")
+    fr = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert fr == [label_fr(c) for c in hand]
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    # and in a new tab of the same browser
+    other = browse(context=page.context)
+    other.page.goto(f"{web.base}/play/{table}")
+    other.page.wait_for_selector("#hand .card")
+    assert other.page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == hand
+    assert tab.errors == [] and other.errors == []
+
+
+def test_a_spectator_page_holds_no_hidden_card(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Cy"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    drew = 0
+    for _ in range(40):  # a few moves of the person (draws preferred: hidden cards in the log)
+        v = c.get(f"/tables/{table}/view", headers=auth).json()
+        if v["status"] != "playing" or drew >= 3:
+            break
+        if 0 not in v["awaiting"]:
+            time.sleep(0.05)
+            continue
+        legal = v["legal_actions"]
+        action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
+        drew += action["type"] == "draw"
+        c.post(f"/tables/{table}/actions", headers=auth, json={"action": action})
+    while c.get(f"/tables/{table}/view", headers=auth).json()["awaiting"] != [0]:
+        time.sleep(0.05)  # the bots have played: the table waits for the person
+    version = c.get(f"/tables/{table}").json()["version"]
+
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/{table}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_function("v => document.querySelectorAll('#log li').length >= v", arg=3)
+    game, state, events = web.truth(table)
+    assert len(events) == version
+    public = set()
+    for e in events:
+        if e.type == "CardPlayed":
+            public.add(e.data["card"])
+        deal = e.data.get("deal", e.data) if e.type in ("GameStarted", "RoundDealt") else {}
+        if isinstance(deal, dict) and deal.get("upcard"):
+            public.add(deal["upcard"])
+    hidden = {card for hand in state.hands for card in hand} | set(state.talon)
+    hidden -= public
+    assert len(hidden) > 20  # three hands and a talon: the test has something to find
+    assert page.locator("#hand").count() == 0 and page.locator("#actions").is_hidden()
+    assert page.locator("#join").is_hidden()  # the table is full
+    attrs = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>
+        ['aria-label', 'title', 'data-card'].map(a => el.getAttribute(a)).filter(Boolean))""")
+    text = page.inner_text("body")
+    html = page.content()
+    for card in hidden:
+        assert card not in attrs, card
+        assert label(card) not in text and all(label(card) not in a for a in attrs), card
+        assert short(card) not in text, card
+        assert f'data-card="{card}"' not in html, card
+    # The discard's top card is shown (what the spectator may see), by its label.
+    assert page.locator(".board [data-card]").first.get_attribute("aria-label") == label(state.discard[-1])
+    # The same check finds the seat's own cards on the seat's page: it can fail.
+    seat_tab = browse()
+    seat_tab.page.goto(f"{web.base}/")
+    seat_tab.page.evaluate(f"localStorage.setItem('tapis.seat.{table}', JSON.stringify({{token: '{token}', seat: 0}}))")
+    seat_tab.page.goto(f"{web.base}/play/{table}")
+    seat_tab.page.wait_for_selector("#hand .card")
+    own = seat_tab.page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert own == state.hands[0] and set(own) & hidden
+    assert tab.errors == [] and seat_tab.errors == []
+
+
+@pytest.mark.parametrize("game", ["maumau", "maudix", "dix", "mauw", "maudit_mot_dit"])
+def test_every_game_table_page(web, browse, game):
+    c = web.client
+    table = c.post("/tables", json={"game": game, "players": 3, "bots": {"1": "heuristic", "2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Dee"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    last = -1
+    for _ in range(200):  # until the table waits for the person and the bots are done
+        v = c.get(f"/tables/{table}/view", headers=auth).json()
+        if v["status"] == "playing" and 0 in v["awaiting"] and v["version"] == last:
+            break
+        last = v["version"]
+        time.sleep(0.3)
+    assert 0 in v["awaiting"]
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/")
+    page.evaluate(f"localStorage.setItem('tapis.seat.{table}', JSON.stringify({{token: '{token}', seat: 0}}))")
+    page.goto(f"{web.base}/play/{table}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=v["version"])
+    settle(page)
+    assert page.locator(".seat").count() == 3
+    assert page.locator(".seat").nth(0).locator(".name").inner_text() == "Dee"
+    if isinstance(v["view"].get("hand"), list):
+        shown = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert shown == v["view"]["hand"]
+    if game != "maumau":  # the generic page: one button per legal action, a form for many combinations
+        legal = v["legal_actions"]
+        combos = {a["type"] for a in legal if sum(b["type"] == a["type"] for b in legal) > 12
+                  and any(isinstance(x, list) for x in a.values())}
+        assert page.locator("#actions .moves button").count() == sum(a["type"] not in combos for a in legal)
+        assert page.locator("#actions form[data-combo]").evaluate_all("els => els.map(e => e.dataset.combo)") == sorted(
+            combos)
+    screenshot(tab, game)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if game == "maumau":
+        screenshot(tab, "maumau-phone")
+    assert tab.errors == []
+
+
+def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
+    tab = browse()
+    page = tab.page
+    table = create_maumau_from_lobby(web, tab, name="Eve", hand_size=5, target=100)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#leave")
+    if web.client.post(f"/tables/{table}/leave").status_code == 404:
+        # the endpoint is not there (yet): the page says why and keeps the seat
+        page.wait_for_selector("#error >> text=Leaving failed:")
+        assert page.locator("#hand .card").count() >= 1
+        assert page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is not None
+        assert [e for e in tab.errors if "404" not in e] == []
+    else:
+        page.wait_for_selector("#error >> text=You left this seat.")
+        assert page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is None
+        page.wait_for_selector("#hand", state="detached")
+        assert page.locator("#actions").is_hidden() and page.locator("#leave").is_hidden()
+        assert tab.errors == []
+
+
+@pytest.mark.parametrize("game", ["mauw", "dix"])
+def test_a_whole_game_through_the_generic_page(web, browse, game):
+    c = web.client
+    table = c.post("/tables", json={"game": game, "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", "Flo")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#actions [data-action]")
+    moves = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(page)
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#actions .moves button").first.click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        moves += 1
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    result = game.result(state)
+    assert result is not None
+    # every click was one accepted command of seat 0 (the gateway scopes a client's command ids to its seat)
+    assert moves > 0 and len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == moves
+    rows = page.locator("#result tbody tr")
+    names = ["Flo", "heuristic bot 1"]
+    order = sorted(range(2), key=lambda s: result.places[s])
+    assert [tuple(rows.nth(i).locator("td").all_inner_texts()) for i in range(rows.count())] == [
+        (str(result.places[s]), names[s], str(result.scores[s])) for s in order]
+    assert tab.errors == []
+
+
+def test_the_lobby_lists_the_games_and_fits_a_phone(web, browse):
+    games = web.client.get("/games").json()
+    tab = browse(width=390, height=844)
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_function("n => document.querySelectorAll('#games li').length === n", arg=len(games))
+    assert page.locator("#game option").evaluate_all("os => os.map(o => o.value)") == [g["name"] for g in games]
+    assert page.locator("#games li strong").all_inner_texts() == [g["title"] for g in games]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert tab.errors == []
+
+
+def test_the_live_log_resumes_after_a_drop_from_the_last_version_seen(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Gil"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def quiet_version() -> int:
+        last = -1
+        for _ in range(100):
+            v = c.get(f"/tables/{table}/view", headers=auth).json()
+            if 0 in v["awaiting"] and v["version"] == last:
+                return v["version"]
+            last = v["version"]
+            time.sleep(0.2)
+        raise AssertionError("the table never waited for the person")
+
+    version = quiet_version()
+    tab = browse()
+    page = tab.page
+    streams: list[str | None] = []
+    page.on("request", lambda r: streams.append(r.headers.get("last-event-id"))
+            if r.url.endswith(f"/tables/{table}/stream") else None)
+    page.goto(f"{web.base}/play/{table}")  # a spectator
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=version)
+    assert streams == ["0"]
+    page.context.set_offline(True)
+    page.wait_for_selector("#error >> text=Connection lost")
+    v = c.get(f"/tables/{table}/view", headers=auth).json()
+    action = next(a for a in v["legal_actions"] if a["type"] == "draw" or "announce" not in a)
+    assert c.post(f"/tables/{table}/actions", headers=auth, json={"action": action}).status_code == 200
+    page.context.set_offline(False)
+    after = quiet_version()
+    assert after > version
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=after)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=after)
+    logged = page.locator("#log li").evaluate_all("els => els.map(e => Number(e.dataset.version))")
+    described = [e["version"] for e in c.get(f"/tables/{table}/events").json()["events"]]
+    assert logged == described  # every event once, in order: nothing lost, nothing twice
+    assert streams[0] == "0" and str(version) in streams[1:]  # resumed after the last version seen
+    assert [e for e in tab.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_a_maudix_round_through_the_generic_page_with_its_ecart_form(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maudix", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"},
+                                    "options": {"contracts": ["plis"]}, "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", "Hal")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#hand .card")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
+    ecarts = clicks = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(page)
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        before = page.evaluate("document.body.dataset.version")
+        choice = page.locator("#actions form[data-choice=ecart]")
+        form = page.locator("#actions form[data-combo]")
+        if choice.count():  # the écart described as a choice (its JSON Schema): tick 3 cards, the first recipient
+            boxes = choice.locator("input[type=checkbox]")
+            for i in range(3):
+                boxes.nth(i).check()
+            choice.locator("button[type=submit]").click()
+            ecarts += 1
+            clicks += 1
+            page.wait_for_selector("#actions form[data-choice=ecart]", state="detached")  # applied (a bot's
+            continue  # event may move the version first)
+        elif form.count():  # tick the cards of one legal combination, pick its other fields, send
+            legal = c.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()[
+                "legal_actions"]
+            action = next(a for a in legal if a["type"] == form.get_attribute("data-combo"))
+            for card in action["cards"]:
+                form.locator(f"input[type=checkbox][value='{card}']").check()
+            for key, value in action.items():
+                if key not in ("type", "cards"):
+                    form.locator(f"select[name={key}]").select_option(json.dumps(value))
+            form.locator("button[type=submit]").click()
+            ecarts += action["type"] == "ecart"
+            clicks += 1
+            page.wait_for_selector(f"#actions form[data-combo={action['type']}]", state="detached")
+            continue
+        else:
+            page.locator("#actions .moves button").first.click()
+        clicks += 1
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    assert game.result(state) is not None
+    assert ecarts == sum(1 for e in events if e.type == "EcartMade" and e.seat == 0) == 1
+    assert len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == clicks
+    assert tab.errors == []
+
+
+def test_the_lobby_pages_through_the_open_tables(web, browse):
+    c = web.client
+    for _ in range(23):
+        assert c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "random"}}).status_code == 201
+    expected, url = [], "/tables?status=waiting&limit=500"
+    while url:
+        r = c.get(url)
+        expected += [t["id"] for t in r.json()]
+        url = r.links.get("next", {}).get("url")
+    assert len(expected) >= 23
+    tab = browse()
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_function("() => document.querySelectorAll('#tables li[data-table]').length === 20")
+    assert page.locator("#more").is_visible()
+    while page.locator("#more").is_visible():
+        shown = page.locator("#tables li[data-table]").count()
+        page.click("#more")
+        page.wait_for_function("n => document.querySelectorAll('#tables li[data-table]').length > n"
+                               " || document.getElementById('more').hidden", arg=shown)
+    ids = page.locator("#tables li[data-table]").evaluate_all("els => els.map(e => e.dataset.table)")
+    assert ids == expected
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_function("() => !document.querySelector('#tables li[data-table] input[name=name]')")
+    assert tab.errors == []
