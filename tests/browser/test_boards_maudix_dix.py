@@ -210,6 +210,15 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
     assert f"Ivo plays {maudix_short(mine[0].data['card'])}." in log, log[:40]
     assert any(line.startswith("Round 2 (La Prédiction") for line in log)
     assert sum(line.startswith("Ivo bids ") for line in log) == 1
+    assert "undefined" not in page.inner_text("body") and "NaN" not in page.inner_text("body")
+    page.select_option("#lang", "fr")  # the same log in French
+    page.wait_for_function("p => [...document.querySelectorAll('#log li')].some(li => li.textContent.startsWith(p))",
+                           arg="Ivo joue ")
+    log_fr = page.locator("#log li").all_inner_texts()
+    first_fr = maudix_short(mine[0].data["card"]).replace("J", "V").replace("Q", "D").replace("K", "R")
+    assert f"Ivo joue {first_fr}." in log_fr
+    assert sum(line.startswith("Ivo annonce ") for line in log_fr) == 1
+    assert "undefined" not in page.inner_text("body")
     # the only console lines allowed: Chromium's note of each stale_version answer (HTTP 409) retried above
     assert [e for e in tab.errors if "status of 409" not in e] == [] and len(tab.errors) == stale
 
@@ -296,4 +305,24 @@ def test_a_whole_dix_game_through_its_board(web, browse):
     assert sum(line.startswith("Jo flips ") for line in flips) == done.count("flip")
     if not shot:
         screenshot(tab, "dix")
+    assert "undefined" not in page.inner_text("body") and "NaN" not in page.inner_text("body")
+    page.select_option("#lang", "fr")  # the same board and log in French
+    page.wait_for_function("p => [...document.querySelectorAll('#log li')].some(li => li.textContent.startsWith(p))",
+                           arg="Jo retourne ")
+    log_fr = page.locator("#log li").all_inner_texts()
+    assert sum(line.startswith("Jo retourne ") for line in log_fr) == done.count("flip")
+    labels = page.locator("#board .dix-seat [data-card]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    expected = []
+    for seat in state.seats:
+        for code in seat.collection:
+            colour = {"R": "rouge", "Y": "jaune", "G": "vert", "B": "bleu"}.get(code[0])
+            if code[1:].isdigit() and colour:
+                expected.append(f"{code[1]} {colour}")
+            elif code.endswith("#"):
+                expected.append(f"joker {colour} (tout nombre)")
+            else:
+                expected.append(f"joker {code[1]} (toute couleur)")
+    assert labels == expected
+    assert "undefined" not in page.inner_text("body")
     assert tab.errors == []

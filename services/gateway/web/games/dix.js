@@ -20,7 +20,7 @@ const W = {
     deck: "Deck", deck_n: "{0} cards", tableau: "Tableau", total: "Total {0}", currency_sum: "currency {0}", market: "Market",
     discard: "Discard pile", removed: "Out of the game", bank: "Bank: {0} tokens", empty: "empty", phase: "Now: {0}", turn_of: "{0}'s turn",
     auction: "Auction for {0}", high: "highest bid: {0} by {1}", no_bid: "no bid yet", next: "to speak: {0}",
-    debt: "{0} pays {1} more for {2}", collection: "{0}: {1} tokens, {2} consolation, {3} points", collections: "Tables of the players",
+    debt: "{0} pays {1} more for {2}", collection: "{0}: {1}, {2} consolation, {3} points", collections: "Tables of the players",
     flip: "Flip a card", take_numbers: "Stop: take the numbers", take_currency: "Stop: take the currency ({0})",
     bid: "Bid {0}", pass: "Pass", take_joker: "Take the joker", pay_tokens: "Pay {0} tokens", pay_token: "Pay 1 token",
     pay_consolation: "Pay a consolation token", pay_card: "Pay with {0}", buy: "Buy {0} for {1}", no_buy: "Buy nothing",
@@ -42,7 +42,7 @@ const W = {
     deck: "Paquet", deck_n: "{0} cartes", tableau: "Tableau", total: "Total {0}", currency_sum: "monnaie {0}", market: "Marché",
     discard: "Défausse", removed: "Hors jeu", bank: "Banque : {0} jetons", empty: "vide", phase: "En cours : {0}", turn_of: "Tour de {0}",
     auction: "Enchère pour {0}", high: "meilleure offre : {0} par {1}", no_bid: "pas encore d’offre", next: "à parler : {0}",
-    debt: "{0} doit encore {1} pour {2}", collection: "{0} : {1} jetons, {2} consolation, {3} points", collections: "Jeux des joueurs",
+    debt: "{0} doit encore {1} pour {2}", collection: "{0} : {1}, {2} consolation, {3} points", collections: "Jeux des joueurs",
     flip: "Retourner une carte", take_numbers: "S’arrêter : prendre les nombres", take_currency: "S’arrêter : prendre la monnaie ({0})",
     bid: "Enchérir {0}", pass: "Passer", take_joker: "Prendre le joker", pay_tokens: "Payer {0} jetons", pay_token: "Payer 1 jeton",
     pay_consolation: "Payer un jeton de consolation", pay_card: "Payer avec {0}", buy: "Acheter {0} pour {1}", no_buy: "Ne rien acheter",
@@ -194,7 +194,7 @@ export function renderBoard(view, ctx) {
     div.className = "dix-seat";
     div.dataset.seat = s.seat;
     const h = document.createElement("p");
-    h.textContent = w(L, "collection", seatName(names, s.seat), s.tokens, s.consolation, s.score);
+    h.textContent = w(L, "collection", seatName(names, s.seat), s.tokens === 1 ? w(L, "token_1") : w(L, "tokens", s.tokens), s.consolation, s.score);
     div.append(h, cardRow(s.collection || [], L, seatName(names, s.seat)));
     seats.append(div);
   }
