@@ -30,7 +30,14 @@ export function savedSeat(table) {
   try { return JSON.parse(localStorage.getItem("tapis.seat." + table) || "null"); } catch { return null; }
 }
 export function saveSeat(table, seat) { localStorage.setItem("tapis.seat." + table, JSON.stringify(seat)); }
-export function forgetSeat(table) { localStorage.removeItem("tapis.seat." + table); }
+/**
+ * Forget the seat kept for `table` — only if it is still the one holding
+ * `token`: another tab may have taken a new seat there since.
+ */
+export function forgetSeat(table, token) {
+  const kept = savedSeat(table);
+  if (kept && kept.token === token) localStorage.removeItem("tapis.seat." + table);
+}
 
 /**
  * Follow GET /tables/{T}/stream with fetch (EventSource cannot send the

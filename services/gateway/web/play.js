@@ -186,6 +186,35 @@ function keepInputs(root) {
   };
 }
 
+// A keyboard player's focus survives the re-render each event brings: it
+// goes back to the same control (the same card, move or suit), to a suit
+// picker that just opened, or else to the first usable move; when there is
+// none (not your turn) it waits on the moves box, and moves on to the first
+// usable control when your turn comes.
+function controlKey(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const k of ["card", "action", "suit"]) {
+    if (el.dataset[k] !== undefined) return `[data-${k}="${CSS.escape(el.dataset[k])}"]`;
+  }
+  return null;
+}
+
+function keepFocus(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el) || el.matches("input, select, textarea")) return () => {};
+  const key = el === root ? null : controlKey(el);
+  const hadPicker = Boolean(root.querySelector(".picker"));
+  return () => {
+    if (root.hidden) return;
+    const usable = "button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea";
+    const picker = hadPicker ? null : root.querySelector(".picker button:not([disabled])");
+    const same = key ? root.querySelector(`${key}:not([disabled])`) : null;
+    const target = picker || same || root.querySelector(usable);
+    if (target) target.focus();
+    else { root.tabIndex = -1; root.focus(); }
+  };
+}
+
 function render() {
   if (!info) return;
   document.body.dataset.version = current?.version ?? info.version;
@@ -214,9 +243,11 @@ function render() {
     moves.push(b);
   }
   const restore = keepInputs($("actions"));
+  const refocus = keepFocus($("actions"));
   $("actions").replaceChildren(...moves);
-  restore();
   $("actions").hidden = !seat;
+  restore();
+  refocus();
   $("leave").hidden = !seat;
   renderResult();
   renderLog();
@@ -234,15 +265,28 @@ async function refresh() {
     info = i;
     current = v;
   } catch (err) {
-    if (err.status === 403 || err.status === 401) { // a token this table does not know: watch instead
-      forgetSeat(table);
-      seat = null;
+    if ((err.status === 403 || err.status === 401) && seat) { // a token this table does not know: watch instead
+      dropSeat();
+      startStream();
       return refresh();
     }
     if (err.status === 404) { showError(t("no_table")); return; }
     showError(err.message);
   }
   render();
+}
+
+// The seat's token is no longer this table's (left here, in another tab or
+// elsewhere): forget it — only it, not a newer seat another tab of this
+// browser took since, which this page then plays — or watch.
+function dropSeat() {
+  const gone = seat.token;
+  forgetSeat(table, gone);
+  const kept = savedSeat(table);
+  seat = kept && kept.token !== gone ? kept : null;
+  log.length = 0;
+  for (const k of Object.keys(ui)) delete ui[k];
+  showError(seat ? "" : t("seat_gone"));
 }
 
 function refreshSoon() {
@@ -260,7 +304,14 @@ function startStream() {
     },
     resync() { refreshSoon(); },
     state(up) { if (!up) showError(t("connection_lost")); else if ($("error").textContent === t("connection_lost")) showError(""); },
-    error(err) { showError(err.message); },
+    error(err) {
+      if ([401, 403].includes(err.status) && seat) { // revoked: the seat was left
+        dropSeat();
+        render(); // at once: no hand, no moves
+        startStream();
+        refresh();
+      } else showError(err.message);
+    },
   });
 }
 
@@ -283,7 +334,7 @@ async function joinSubmit(ev) {
 async function leave() {
   try {
     await api(`/tables/${table}/leave`, { method: "POST", token: seat.token });
-    forgetSeat(table);
+    forgetSeat(table, seat.token);
     seat = null;
     render(); // at once: no hand, no moves
     showError(t("left"));
