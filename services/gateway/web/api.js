@@ -96,8 +96,10 @@ export function follow(table, token, after, handlers) {
   // The browser knows first when the network goes: drop the stream at
   // once and come back as soon as it returns (not after the backoff).
   let wake = null;
-  addEventListener("offline", () => controller?.abort());
-  addEventListener("online", () => { delay = 500; wake?.(); });
+  const offline = () => controller?.abort();
+  const online = () => { delay = 500; wake?.(); };
+  addEventListener("offline", offline);
+  addEventListener("online", online);
   (async () => {
     while (!stopped) {
       try {
@@ -114,5 +116,10 @@ export function follow(table, token, after, handlers) {
       delay = Math.min(delay * 2, 8000);
     }
   })();
-  return () => { stopped = true; controller?.abort(); };
+  return () => {
+    stopped = true;
+    controller?.abort();
+    removeEventListener("offline", offline);
+    removeEventListener("online", online);
+  };
 }

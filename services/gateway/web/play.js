@@ -254,18 +254,21 @@ function render() {
 }
 
 async function refresh() {
+  const asked = seat; // the seat (or none) this view is fetched for
   try {
     const [i, v] = await Promise.all([
       api(`/tables/${table}`),
-      api(`/tables/${table}/view`, { token: seat?.token }),
+      api(`/tables/${table}/view`, { token: asked?.token }),
     ]);
+    if (seat !== asked) return refresh(); // left or joined meanwhile: that view is not this page's any more
     // two refreshes may cross (one after an action, one after an event):
     // never go back to an older version than the one shown
     if (current && v.version < current.version && v.seat === current.seat) return;
     info = i;
     current = v;
   } catch (err) {
-    if ((err.status === 403 || err.status === 401) && seat) { // a token this table does not know: watch instead
+    if ((err.status === 403 || err.status === 401) && asked) { // a token this table does not know: watch instead
+      if (seat !== asked) return refresh(); // already dropped (left here, or revoked)
       dropSeat();
       startStream();
       return refresh();
@@ -284,6 +287,7 @@ function dropSeat() {
   forgetSeat(table, gone);
   const kept = savedSeat(table);
   seat = kept && kept.token !== gone ? kept : null;
+  current = null; // the left seat's view: its hand goes with it
   log.length = 0;
   for (const k of Object.keys(ui)) delete ui[k];
   showError(seat ? "" : t("seat_gone"));
@@ -331,19 +335,26 @@ async function joinSubmit(ev) {
   }
 }
 
+// The stream may tell this page the seat was left (revoked) before the
+// answer to its own leave comes back: the page then already watches.
 async function leave() {
+  const mine = seat;
   try {
-    await api(`/tables/${table}/leave`, { method: "POST", token: seat.token });
-    forgetSeat(table, seat.token);
-    seat = null;
-    render(); // at once: no hand, no moves
-    showError(t("left"));
-    log.length = 0;
-    startStream();
-    await refresh();
+    await api(`/tables/${table}/leave`, { method: "POST", token: mine.token });
   } catch (err) {
     showError(t("leave_failed", err.message));
+    return;
   }
+  forgetSeat(table, mine.token);
+  if (seat === mine) {
+    seat = null;
+    current = null;
+    render(); // at once: no hand, no moves
+    log.length = 0;
+    startStream();
+  }
+  showError(t("left"));
+  await refresh();
 }
 
 async function main() {
