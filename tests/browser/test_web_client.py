@@ -628,3 +628,82 @@ def test_a_mau_mau_turn_by_keyboard_keeps_the_focus_in_the_moves(web, browse):
     mine = [e for e in web.truth(table)[2] if e.seat == 0 and (e.cmd or "").startswith("u0.web-")]
     assert len({e.cmd for e in mine}) == moves
     assert tab.errors == []
+
+
+def test_a_name_that_looks_like_html_is_shown_as_text(web, browse):
+    xss = "<img src=x onerror=alert(1)>"  # within a name's 40 characters
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", xss)
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    assert page.locator(".seat.me .name").inner_text() == xss
+    page.goto(f"{web.base}/")  # the lobby's list of tables (playing) names the seats too
+    page.wait_for_selector("#games li")  # the lobby is set up: its tabs answer
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_selector(f"#tables li[data-table='{table}']")
+    assert xss in page.locator(f"#tables li[data-table='{table}'] .what").inner_text()
+    page.goto(f"{web.base}/play/{table}")
+    page.wait_for_selector("#hand .card")
+    assert page.locator("img").count() == 0
+    assert dialogs == [] and tab.errors == []
+
+
+def test_the_stream_echo_of_a_move_does_not_redraw_the_moves(web, browse):
+    # Two persons and a bot: after the page's person moves, the table waits for the other person, so
+    # nothing changes after the page fetched its view; the stream's echo of that move must not swap the
+    # buttons (a click pressed on one and released on its copy would be lost).
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    mine = c.post(f"/tables/{table}/join", json={"name": "Lou", "seat": 0}).json()["token"]
+    other = {"Authorization": "Bearer " + c.post(f"/tables/{table}/join", json={"name": "Max", "seat": 1}).json()[
+        "token"]}
+    for _ in range(200):  # let the others play until it is seat 0's turn
+        v = c.get(f"/tables/{table}/view", headers=other).json()
+        if v["awaiting"] == [0]:
+            break
+        if v["awaiting"] == [1]:
+            legal = v["legal_actions"]
+            action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
+            c.post(f"/tables/{table}/actions", headers=other, json={"action": action})
+        time.sleep(0.1)
+    assert v["awaiting"] == [0]
+    tab = seat_page(web, browse, table, mine, 0)
+    page = tab.page
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    views: list[str] = []
+    page.on("response", lambda r: views.append(r.url) if r.url.endswith(f"/tables/{table}/view") else None)
+    page.evaluate("""() => { window.redraws = 0; new MutationObserver((rs) => { window.redraws += rs.length; })
+        .observe(document.getElementById('actions'), { childList: true }); }""")
+    # a move that hands the turn to seat 1 (a draw may leave the turn with seat 0: keep then)
+    while True:
+        before = page.evaluate("document.body.dataset.version")
+        page.evaluate("window.redraws = 0")
+        views.clear()
+        what = click_one_move(page)
+        if what == "jack":
+            continue
+        if c.get(f"/tables/{table}/view", headers=other).json()["awaiting"] == [1]:
+            break
+        settle(page)
+    version = c.get(f"/tables/{table}").json()["version"]
+    assert int(before) < version
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=version)
+    deadline = time.monotonic() + 20
+    while len(views) < 2 and time.monotonic() < deadline:  # the move's own view, then the echo's
+        page.wait_for_timeout(100)
+    assert len(views) >= 2
+    page.wait_for_timeout(300)  # time for a redraw the echo would (wrongly) make
+    assert page.evaluate("window.redraws") == 1  # the move's own view, drawn once
+    assert tab.errors == []

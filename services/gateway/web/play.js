@@ -12,6 +12,7 @@ let stop = null; // stops the stream
 const ui = {}; // a game module's own state across renders (a picker open, a toggle)
 const log = []; // events seen, in order
 let refreshTimer = null;
+let shownState = null; // the table and view the page last drew, as JSON
 
 function names() {
   const out = [];
@@ -48,6 +49,7 @@ async function sendNow(action) {
   } catch (err) {
     showError(err.message);
   }
+  shownState = null; // after a move, always redraw (a picker it closed, an error it showed)
   await refresh();
 }
 
@@ -210,8 +212,9 @@ function keepFocus(root) {
     const picker = hadPicker ? null : root.querySelector(".picker button:not([disabled])");
     const same = key ? root.querySelector(`${key}:not([disabled])`) : null;
     const target = picker || same || root.querySelector(usable);
-    if (target) target.focus();
-    else { root.tabIndex = -1; root.focus(); }
+    // no scrolling: someone reading the log on a phone stays where they are
+    if (target) target.focus({ preventScroll: true });
+    else { root.tabIndex = -1; root.focus({ preventScroll: true }); }
   };
 }
 
@@ -266,6 +269,13 @@ async function refresh() {
     if (current && v.version < current.version && v.seat === current.seat) return;
     info = i;
     current = v;
+    // Nothing new (the stream's echo of a move this page already fetched the
+    // view for): keep the controls, only add to the log. Redrawing them would
+    // swap the button under a pointer between its press and its release,
+    // and that click would be lost.
+    const state = JSON.stringify([i, v, seat?.token ?? null]);
+    if (state === shownState) { renderLog(); return; }
+    shownState = state;
   } catch (err) {
     if ((err.status === 403 || err.status === 401) && asked) { // a token this table does not know: watch instead
       if (seat !== asked) return refresh(); // already dropped (left here, or revoked)
