@@ -39,15 +39,22 @@ function send(action) {
   return pending;
 }
 
+// What was picked for this move (a Jack's suit picker open, the "Mau"
+// toggle) is cleared when the move is sent, not when its answer comes back:
+// the stream may already have shown the next turn by then, and the person
+// started picking the next move (clearing it then made a "Mau Mau" unsaid).
+// A refused move gets its picks back, unless new ones were made meanwhile.
 async function sendNow(action) {
   showError("");
+  const picked = { ...ui };
+  for (const k of Object.keys(ui)) delete ui[k];
   try {
     const cid = "web-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
     await api(`/tables/${table}/actions`, { method: "POST", token: seat.token,
       body: { action, expected_version: current.version, command_id: cid } });
-    for (const k of Object.keys(ui)) delete ui[k];
   } catch (err) {
     showError(err.message);
+    if (!Object.values(ui).some(Boolean)) Object.assign(ui, picked);
   }
   shownState = null; // after a move, always redraw (a picker it closed, an error it showed)
   await refresh();
