@@ -190,8 +190,14 @@ def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
     page = tab.page
     table = create_maumau_from_lobby(web, tab, name="Bea", hand_size=5, target=100)
     settle(page)
-    click_one_move(page, keyboard=True)
+    # One whole move by keyboard (a jack first opens the suit picker: a second Enter sends it), then the
+    # person's turn again: the log holds what it will replay after the reload.
+    while click_one_move(page, keyboard=True) == "jack":
+        pass
     settle(page)
+    version = page.evaluate("document.body.dataset.version")
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === v", arg=version)
+    lines = page.locator("#log li").all_inner_texts()
     hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
     view = web.client.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {token}"}).json()
@@ -201,7 +207,9 @@ def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
     settle(page)
     assert page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == hand
     assert page.locator(".seat.me .name").inner_text() == "Bea"
-    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")  # the log, replayed
+    # the log, replayed from the stream: the same lines (it was the person's turn: nothing moved since)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === v", arg=version)
+    assert page.locator("#log li").all_inner_texts() == lines and len(lines) >= 2
     # In French: the same cards, their labels in French, the interface too
     page.select_option("#lang", "fr")
     page.wait_for_selector("#log-h >> text=Ce qui s’est passé")
@@ -279,6 +287,22 @@ def test_a_spectator_page_holds_no_hidden_card(web, browse):
     assert tab.errors == [] and seat_tab.errors == []
 
 
+def caught_up(page, c, table: str, auth: dict) -> dict:
+    """The seat's view once the page shows the table's latest version (a bot
+    may still move after the test saw the table quiet: then wait for that
+    one too); returns that view."""
+    for _ in range(10):
+        v = c.get(f"/tables/{table}/view", headers=auth).json()
+        try:
+            page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v["version"])
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: the page is behind; the loop says so
+            continue
+        if page.evaluate("Number(document.body.dataset.version)") == v["version"] == c.get(
+                f"/tables/{table}/view", headers=auth).json()["version"]:
+            return v
+    raise AssertionError(f"the page never caught up with the table (at {v['version']})")
+
+
 @pytest.mark.parametrize("game", ["maumau", "maudix", "dix", "mauw", "maudit_mot_dit"])
 def test_every_game_table_page(web, browse, game):
     c = web.client
@@ -299,7 +323,7 @@ def test_every_game_table_page(web, browse, game):
     page.goto(f"{web.base}/")
     page.evaluate(f"localStorage.setItem('tapis.seat.{table}', JSON.stringify({{token: '{token}', seat: 0}}))")
     page.goto(f"{web.base}/play/{table}")
-    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=v["version"])
+    v = caught_up(page, c, table, auth)
     settle(page)
     assert page.locator(".seat").count() == 3
     assert page.locator(".seat").nth(0).locator(".name").inner_text() == "Dee"
@@ -464,4 +488,167 @@ def test_the_lobby_pages_through_the_open_tables(web, browse):
     assert ids == expected
     page.click("#status-tabs [data-status=playing]")
     page.wait_for_function("() => !document.querySelector('#tables li[data-table] input[name=name]')")
+    assert tab.errors == []
+
+
+def seat_page(web, browse, table: str, token: str, seat: int, context=None):
+    """A tab whose browser keeps ``token`` as its seat at ``table``, on the table's page."""
+    tab = browse(context=context)
+    tab.page.goto(f"{web.base}/")
+    tab.page.evaluate("([t, s]) => localStorage.setItem('tapis.seat.' + t, JSON.stringify(s))",
+                      [table, {"token": token, "seat": seat}])
+    tab.page.goto(f"{web.base}/play/{table}")
+    return tab
+
+
+def test_a_seat_left_elsewhere_turns_the_page_to_the_newer_seat_or_to_watching(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    old = c.post(f"/tables/{table}/join", json={"name": "Ida", "seat": 0}).json()["token"]
+    new = c.post(f"/tables/{table}/join", json={"name": "Jo", "seat": 1}).json()["token"]
+    tab = seat_page(web, browse, table, old, 0)
+    page = tab.page
+    page.wait_for_selector("#hand .card")
+    assert page.locator(".seat.me").get_attribute("data-seat") == "0"
+    # Another tab of this browser takes seat 1 (its token replaces the kept one), then seat 0 is left:
+    # the page's stream is revoked; it must not forget the newer seat, and plays it.
+    page.evaluate("([t, s]) => localStorage.setItem('tapis.seat.' + t, JSON.stringify(s))",
+                  [table, {"token": new, "seat": 1, "name": "Jo"}])
+    assert c.post(f"/tables/{table}/leave", headers={"Authorization": f"Bearer {old}"}).status_code == 200
+    page.wait_for_selector(".seat.me[data-seat='1']")
+    view = c.get(f"/tables/{table}/view", headers={"Authorization": f"Bearer {new}"}).json()
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=view["version"])
+    assert page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == view["view"]["hand"]
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token") == new
+    assert page.inner_text("#error") == ""
+    # A token kept from a seat left since (the old one): the page watches, says why, forgets only it.
+    stale = seat_page(web, browse, table, old, 0)
+    stale.page.wait_for_selector("#error >> text=This seat was left (in another tab?): you are watching.")
+    stale.page.wait_for_selector("#status >> text=You are watching.")
+    assert stale.page.locator("#hand").count() == 0 and stale.page.locator("#leave").is_hidden()
+    assert stale.page.evaluate(f"localStorage.getItem('tapis.seat.{table}')") is None
+    # Leaving in one tab turns another tab on the same seat into a spectator at once.
+    other = browse(context=page.context)
+    other.page.goto(f"{web.base}/play/{table}")
+    other.page.wait_for_selector(".seat.me[data-seat='1']")
+    page.click("#leave")
+    page.wait_for_selector("#error >> text=You left this seat.")
+    other.page.wait_for_selector("#error >> text=This seat was left (in another tab?): you are watching.")
+    other.page.wait_for_selector("#hand", state="detached")
+    assert other.page.locator("#actions").is_hidden() and other.page.locator("#leave").is_hidden()
+    bad = [e for t in (tab, stale, other) for e in t.errors if "403" not in e]  # the refused view, by design
+    assert bad == []
+
+
+def test_a_mau_mau_turn_by_keyboard_keeps_the_focus_in_the_moves(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Kim"}).json()["token"]
+    tab = seat_page(web, browse, table, token, 0)
+    page = tab.page
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    usable = "() => document.activeElement?.matches('#actions button:not([disabled])') || false"
+    for _ in range(60):  # Tab from the top of the page to the first usable move
+        page.keyboard.press("Tab")
+        if page.evaluate(usable):
+            break
+    assert page.evaluate(usable)
+    moves = 0
+    while moves < 4 and page.evaluate("document.body.dataset.status") != "finished":
+        before = page.evaluate("document.body.dataset.version")
+        card = page.evaluate("document.activeElement.dataset.card || ''")
+        page.keyboard.press("Enter")  # no Tab: the focus is already on a move
+        if card.startswith("J"):  # a jack opens the suit picker, and the focus goes to its first suit
+            page.wait_for_function("() => document.activeElement?.matches('.picker button[data-suit]') || false")
+            page.keyboard.press("Enter")
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        moves += 1
+        settle(page)
+        if page.evaluate("document.body.dataset.status") != "finished":
+            page.wait_for_function(usable)
+    assert moves == 4 or page.evaluate("document.body.dataset.status") == "finished"
+    mine = [e for e in web.truth(table)[2] if e.seat == 0 and (e.cmd or "").startswith("u0.web-")]
+    assert len({e.cmd for e in mine}) == moves
+    assert tab.errors == []
+
+
+def test_a_name_that_looks_like_html_is_shown_as_text(web, browse):
+    xss = "<img src=x onerror=alert(1)>"  # within a name's 40 characters
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{web.base}/play/{table}")
+    page.fill("#join-name", xss)
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    assert page.locator(".seat.me .name").inner_text() == xss
+    page.goto(f"{web.base}/")  # the lobby's list of tables (playing) names the seats too
+    page.wait_for_selector("#games li")  # the lobby is set up: its tabs answer
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_selector(f"#tables li[data-table='{table}']")
+    assert xss in page.locator(f"#tables li[data-table='{table}'] .what").inner_text()
+    page.goto(f"{web.base}/play/{table}")
+    page.wait_for_selector("#hand .card")
+    assert page.locator("img").count() == 0
+    assert dialogs == [] and tab.errors == []
+
+
+def test_the_stream_echo_of_a_move_does_not_redraw_the_moves(web, browse):
+    # Two persons and a bot: after the page's person moves, the table waits for the other person, so
+    # nothing changes after the page fetched its view; the stream's echo of that move must not swap the
+    # buttons (a click pressed on one and released on its copy would be lost).
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    mine = c.post(f"/tables/{table}/join", json={"name": "Lou", "seat": 0}).json()["token"]
+    other = {"Authorization": "Bearer " + c.post(f"/tables/{table}/join", json={"name": "Max", "seat": 1}).json()[
+        "token"]}
+    for _ in range(200):  # let the others play until it is seat 0's turn
+        v = c.get(f"/tables/{table}/view", headers=other).json()
+        if v["awaiting"] == [0]:
+            break
+        if v["awaiting"] == [1]:
+            legal = v["legal_actions"]
+            action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
+            c.post(f"/tables/{table}/actions", headers=other, json={"action": action})
+        time.sleep(0.1)
+    assert v["awaiting"] == [0]
+    tab = seat_page(web, browse, table, mine, 0)
+    page = tab.page
+    page.wait_for_selector("#hand .card")
+    settle(page)
+    views: list[str] = []
+    page.on("response", lambda r: views.append(r.url) if r.url.endswith(f"/tables/{table}/view") else None)
+    page.evaluate("""() => { window.redraws = 0; new MutationObserver((rs) => { window.redraws += rs.length; })
+        .observe(document.getElementById('actions'), { childList: true }); }""")
+    # a move that hands the turn to seat 1 (a draw may leave the turn with seat 0: keep then)
+    while True:
+        before = page.evaluate("document.body.dataset.version")
+        page.evaluate("window.redraws = 0")
+        views.clear()
+        what = click_one_move(page)
+        if what == "jack":
+            continue
+        if c.get(f"/tables/{table}/view", headers=other).json()["awaiting"] == [1]:
+            break
+        settle(page)
+    version = c.get(f"/tables/{table}").json()["version"]
+    assert int(before) < version
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_function("v => document.querySelector('#log li:last-child')?.dataset.version === String(v)",
+                           arg=version)
+    deadline = time.monotonic() + 20
+    while len(views) < 2 and time.monotonic() < deadline:  # the move's own view, then the echo's
+        page.wait_for_timeout(100)
+    assert len(views) >= 2
+    page.wait_for_timeout(300)  # time for a redraw the echo would (wrongly) make
+    assert page.evaluate("window.redraws") == 1  # the move's own view, drawn once
     assert tab.errors == []

@@ -30,7 +30,14 @@ export function savedSeat(table) {
   try { return JSON.parse(localStorage.getItem("tapis.seat." + table) || "null"); } catch { return null; }
 }
 export function saveSeat(table, seat) { localStorage.setItem("tapis.seat." + table, JSON.stringify(seat)); }
-export function forgetSeat(table) { localStorage.removeItem("tapis.seat." + table); }
+/**
+ * Forget the seat kept for `table` — only if it is still the one holding
+ * `token`: another tab may have taken a new seat there since.
+ */
+export function forgetSeat(table, token) {
+  const kept = savedSeat(table);
+  if (kept && kept.token === token) localStorage.removeItem("tapis.seat." + table);
+}
 
 /**
  * Follow GET /tables/{T}/stream with fetch (EventSource cannot send the
@@ -89,8 +96,10 @@ export function follow(table, token, after, handlers) {
   // The browser knows first when the network goes: drop the stream at
   // once and come back as soon as it returns (not after the backoff).
   let wake = null;
-  addEventListener("offline", () => controller?.abort());
-  addEventListener("online", () => { delay = 500; wake?.(); });
+  const offline = () => controller?.abort();
+  const online = () => { delay = 500; wake?.(); };
+  addEventListener("offline", offline);
+  addEventListener("online", online);
   (async () => {
     while (!stopped) {
       try {
@@ -107,5 +116,10 @@ export function follow(table, token, after, handlers) {
       delay = Math.min(delay * 2, 8000);
     }
   })();
-  return () => { stopped = true; controller?.abort(); };
+  return () => {
+    stopped = true;
+    controller?.abort();
+    removeEventListener("offline", offline);
+    removeEventListener("online", online);
+  };
 }

@@ -17,7 +17,7 @@ const TEXT = {
     round: "Round", totals: "Totals", your_hand: "Your hand", send: "Send", default_value: "default",
     none: "none", connection_lost: "Connection lost, reconnecting…", stand_in: "a stand-in plays",
     back: "I'm back", left: "You left this seat.", leave_failed: "Leaving failed: {0}",
-    no_table: "No such table.", version: "move {0}", seconds_left: "{0} s left",
+    no_table: "No such table.", seat_gone: "This seat was left (in another tab?): you are watching.", version: "move {0}", seconds_left: "{0} s left",
     strategy: "Bot strategy", nobody: "—", at_least: "choose at least {0}", at_most: "at most {0}",
   },
   fr: {
@@ -36,7 +36,8 @@ const TEXT = {
     wish: "Couleur demandée", penalty: "Pénalité", round: "Manche", totals: "Totaux", your_hand: "Votre main",
     send: "Envoyer", default_value: "par défaut", none: "aucun", connection_lost: "Connexion perdue, reconnexion…",
     stand_in: "un remplaçant joue", back: "Je suis de retour", left: "Vous avez quitté cette place.",
-    leave_failed: "Impossible de quitter : {0}", no_table: "Table inconnue.", version: "coup {0}",
+    leave_failed: "Impossible de quitter : {0}", no_table: "Table inconnue.",
+    seat_gone: "Cette place a été quittée (dans un autre onglet ?) : vous regardez.", version: "coup {0}",
     seconds_left: "{0} s restantes", strategy: "Stratégie du robot", nobody: "—",
     at_least: "au moins {0}", at_most: "au plus {0}",
   },

@@ -12,6 +12,7 @@ let stop = null; // stops the stream
 const ui = {}; // a game module's own state across renders (a picker open, a toggle)
 const log = []; // events seen, in order
 let refreshTimer = null;
+let shownState = null; // the table and view the page last drew, as JSON
 
 function names() {
   const out = [];
@@ -38,16 +39,24 @@ function send(action) {
   return pending;
 }
 
+// What was picked for this move (a Jack's suit picker open, the "Mau"
+// toggle) is cleared when the move is sent, not when its answer comes back:
+// the stream may already have shown the next turn by then, and the person
+// started picking the next move (clearing it then made a "Mau Mau" unsaid).
+// A refused move gets its picks back, unless new ones were made meanwhile.
 async function sendNow(action) {
   showError("");
+  const picked = { ...ui };
+  for (const k of Object.keys(ui)) delete ui[k];
   try {
     const cid = "web-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
     await api(`/tables/${table}/actions`, { method: "POST", token: seat.token,
       body: { action, expected_version: current.version, command_id: cid } });
-    for (const k of Object.keys(ui)) delete ui[k];
   } catch (err) {
     showError(err.message);
+    if (!Object.values(ui).some(Boolean)) Object.assign(ui, picked);
   }
+  shownState = null; // after a move, always redraw (a picker it closed, an error it showed)
   await refresh();
 }
 
@@ -186,6 +195,36 @@ function keepInputs(root) {
   };
 }
 
+// A keyboard player's focus survives the re-render each event brings: it
+// goes back to the same control (the same card, move or suit), to a suit
+// picker that just opened, or else to the first usable move; when there is
+// none (not your turn) it waits on the moves box, and moves on to the first
+// usable control when your turn comes.
+function controlKey(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const k of ["card", "action", "suit"]) {
+    if (el.dataset[k] !== undefined) return `[data-${k}="${CSS.escape(el.dataset[k])}"]`;
+  }
+  return null;
+}
+
+function keepFocus(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el) || el.matches("input, select, textarea")) return () => {};
+  const key = el === root ? null : controlKey(el);
+  const hadPicker = Boolean(root.querySelector(".picker"));
+  return () => {
+    if (root.hidden) return;
+    const usable = "button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea";
+    const picker = hadPicker ? null : root.querySelector(".picker button:not([disabled])");
+    const same = key ? root.querySelector(`${key}:not([disabled])`) : null;
+    const target = picker || same || root.querySelector(usable);
+    // no scrolling: someone reading the log on a phone stays where they are
+    if (target) target.focus({ preventScroll: true });
+    else { root.tabIndex = -1; root.focus({ preventScroll: true }); }
+  };
+}
+
 function render() {
   if (!info) return;
   document.body.dataset.version = current?.version ?? info.version;
@@ -214,35 +253,61 @@ function render() {
     moves.push(b);
   }
   const restore = keepInputs($("actions"));
+  const refocus = keepFocus($("actions"));
   $("actions").replaceChildren(...moves);
-  restore();
   $("actions").hidden = !seat;
+  restore();
+  refocus();
   $("leave").hidden = !seat;
   renderResult();
   renderLog();
 }
 
 async function refresh() {
+  const asked = seat; // the seat (or none) this view is fetched for
   try {
     const [i, v] = await Promise.all([
       api(`/tables/${table}`),
-      api(`/tables/${table}/view`, { token: seat?.token }),
+      api(`/tables/${table}/view`, { token: asked?.token }),
     ]);
+    if (seat !== asked) return refresh(); // left or joined meanwhile: that view is not this page's any more
     // two refreshes may cross (one after an action, one after an event):
     // never go back to an older version than the one shown
     if (current && v.version < current.version && v.seat === current.seat) return;
     info = i;
     current = v;
+    // Nothing new (the stream's echo of a move this page already fetched the
+    // view for): keep the controls, only add to the log. Redrawing them would
+    // swap the button under a pointer between its press and its release,
+    // and that click would be lost.
+    const state = JSON.stringify([i, v, seat?.token ?? null]);
+    if (state === shownState) { renderLog(); return; }
+    shownState = state;
   } catch (err) {
-    if (err.status === 403 || err.status === 401) { // a token this table does not know: watch instead
-      forgetSeat(table);
-      seat = null;
+    if ((err.status === 403 || err.status === 401) && asked) { // a token this table does not know: watch instead
+      if (seat !== asked) return refresh(); // already dropped (left here, or revoked)
+      dropSeat();
+      startStream();
       return refresh();
     }
     if (err.status === 404) { showError(t("no_table")); return; }
     showError(err.message);
   }
   render();
+}
+
+// The seat's token is no longer this table's (left here, in another tab or
+// elsewhere): forget it — only it, not a newer seat another tab of this
+// browser took since, which this page then plays — or watch.
+function dropSeat() {
+  const gone = seat.token;
+  forgetSeat(table, gone);
+  const kept = savedSeat(table);
+  seat = kept && kept.token !== gone ? kept : null;
+  current = null; // the left seat's view: its hand goes with it
+  log.length = 0;
+  for (const k of Object.keys(ui)) delete ui[k];
+  showError(seat ? "" : t("seat_gone"));
 }
 
 function refreshSoon() {
@@ -260,7 +325,14 @@ function startStream() {
     },
     resync() { refreshSoon(); },
     state(up) { if (!up) showError(t("connection_lost")); else if ($("error").textContent === t("connection_lost")) showError(""); },
-    error(err) { showError(err.message); },
+    error(err) {
+      if ([401, 403].includes(err.status) && seat) { // revoked: the seat was left
+        dropSeat();
+        render(); // at once: no hand, no moves
+        startStream();
+        refresh();
+      } else showError(err.message);
+    },
   });
 }
 
@@ -280,19 +352,26 @@ async function joinSubmit(ev) {
   }
 }
 
+// The stream may tell this page the seat was left (revoked) before the
+// answer to its own leave comes back: the page then already watches.
 async function leave() {
+  const mine = seat;
   try {
-    await api(`/tables/${table}/leave`, { method: "POST", token: seat.token });
-    forgetSeat(table);
-    seat = null;
-    render(); // at once: no hand, no moves
-    showError(t("left"));
-    log.length = 0;
-    startStream();
-    await refresh();
+    await api(`/tables/${table}/leave`, { method: "POST", token: mine.token });
   } catch (err) {
     showError(t("leave_failed", err.message));
+    return;
   }
+  forgetSeat(table, mine.token);
+  if (seat === mine) {
+    seat = null;
+    current = null;
+    render(); // at once: no hand, no moves
+    log.length = 0;
+    startStream();
+  }
+  showError(t("left"));
+  await refresh();
 }
 
 async function main() {
