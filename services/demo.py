@@ -23,9 +23,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_embedded(port: int | None = None, settings=None) -> tuple[str, uvicorn.Server]:
+def start_embedded(port: int | None = None, settings=None, redis=None) -> tuple[str, uvicorn.Server]:
     """Start a ``tapis serve`` on a thread (``settings``: default, the
-    embedded store); returns (url, server) once it answers ``/healthz``."""
+    embedded store; ``redis``: an asyncio client to use instead, e.g. a
+    fakeredis whose server a test reads too); returns (url, server) once
+    it answers ``/healthz``."""
     import uvicorn
 
     from services.config import Settings
@@ -34,7 +36,7 @@ def start_embedded(port: int | None = None, settings=None) -> tuple[str, uvicorn
 
     port = port or _free_port()
     settings = settings or Settings(redis_url=None)
-    app = build_serve_app(settings)
+    app = build_serve_app(settings, redis=redis)
     server = uvicorn.Server(uvicorn_config(app, settings, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{port}"

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -46,30 +44,14 @@ class Web:
 def web() -> Iterator[Web]:
     """``tapis serve`` (gateway, worker, in-process bots) on a free port,
     over a fakeredis server this fixture keeps a handle on."""
-    import uvicorn
     from fakeredis import FakeRedis, FakeServer
     from fakeredis.aioredis import FakeRedis as AsyncFakeRedis
 
     from services.config import Settings
-    from services.gateway.server import uvicorn_config
-    from services.serve import build_serve_app
+    from services.demo import start_embedded
 
     server = FakeServer()
-    settings = Settings(redis_url=None, bot_delay_ms=30)
-    app = build_serve_app(settings, redis=AsyncFakeRedis(server=server))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn_config(app, settings, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
+    base, srv = start_embedded(settings=Settings(redis_url=None, bot_delay_ms=30), redis=AsyncFakeRedis(server=server))
     sync = FakeRedis(server=server)
 
     def read_events(table: str) -> list[Event]:
@@ -78,7 +60,12 @@ def web() -> Iterator[Web]:
     with httpx.Client(base_url=base, timeout=30) as client:
         yield Web(base, client, read_events)
     srv.should_exit = True
-    thread.join(10)
+    for _ in range(200):  # until the server has let its port go
+        try:
+            httpx.get(base + "/healthz", timeout=0.5)
+        except httpx.HTTPError:
+            break
+        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
