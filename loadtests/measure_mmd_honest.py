@@ -1,0 +1,220 @@
+"""Maudit Mot Dit bots measured on knowledge they do not share (issue 15).
+
+The ``heuristic`` clue-giver and guesser rank words with the same spaCy
+word vectors, so a game of one against the other (``measure_mmd_bots.py``)
+measures shared knowledge.  This script measures each side against
+something it did not make:
+
+1. **Guessers on people's clues**: ``loadtests/data/mmd_people_clues.json``
+   holds clues written by hand for 100 game words (20 for each required
+   count).  Each clue is given in turn; after each, the guessers make
+   ``--proposals`` proposals (3: four players), each the next best word
+   of its ranking not yet proposed this turn.  A word is found *exactly*
+   on its last clue, *early* before it, or missed.
+2. **Clue-givers judged by a guesser that does not share their
+   knowledge**: the thesaurus guesser (``loadtests/mmd_thesaurus.py``,
+   Debian's ``mythes-fr``).  ``--per-count`` words for each required count
+   1-5 are drawn (seeded) from the game's cards; the giver gives up to
+   ``count`` clues (the game's clue checks apply), the guessers answer
+   each.  The same turns judged by the vector guessers (shared knowledge)
+   are printed beside them, to show how much sharing inflates the figure.
+
+Rates are shares of words with 95% intervals (normal approximation).
+
+    python loadtests/measure_mmd_honest.py                  # 60 words a count
+    python loadtests/measure_mmd_honest.py --per-count 10   # quick
+
+Needs the spaCy model (``pip install -e '.[words]'``) and ``mythes-fr``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from mmd_thesaurus import Thesaurus  # noqa: E402
+
+from shared.games.maudit_mot_dit import bots, deck, lexicon  # noqa: E402
+
+PEOPLE_CLUES = HERE / "data" / "mmd_people_clues.json"
+COUNTS = (1, 2, 3, 4, 5)
+
+#: ranking(clues, exclude) -> game words, best first.
+Ranking = Callable[[Sequence[str], set[str]], list[str]]
+#: giver(secret, clues so far, count, proposals per clue, taken) -> next clue.
+Giver = Callable[[str, list[str], int, int, list[str]], str]
+
+
+def people_clues(path: Path = PEOPLE_CLUES) -> list[dict]:
+    """The hand-written clue sets: ``[{"word", "count", "clues"}]``."""
+    return json.loads(path.read_text(encoding="utf-8"))["words"]
+
+
+def answer(ranking: Ranking, clues: Sequence[str], taken: list[str], proposals: int) -> list[str]:
+    """The ``proposals`` sealed proposals after ``clues``: the guessers take the
+    best words of the ranking not yet proposed this turn, one each."""
+    ranked = ranking(clues, {lexicon.fold(t) for t in taken})
+    return ranked[:proposals]
+
+
+def outcome(found_at: int | None, count: int) -> str:
+    """``exact``, ``early`` or ``miss`` for a word found on clue ``found_at``."""
+    if found_at is None:
+        return "miss"
+    return "exact" if found_at == count else "early"
+
+
+def guess_people(entry: dict, ranking: Ranking, proposals: int) -> str:
+    """Outcome of one hand-written clue set answered by ``ranking``."""
+    secret, clues, taken = entry["word"], entry["clues"], []
+    for k in range(1, len(clues) + 1):
+        props = answer(ranking, clues[:k], taken, proposals)
+        if any(lexicon.guess_matches(p, secret) for p in props):
+            return outcome(k, entry["count"])
+        taken.extend(props)
+    return "miss"
+
+
+def give_turn(secret: str, count: int, giver: Giver, judges: dict[str, Ranking], proposals: int) -> dict[str, str]:
+    """One turn for each judge: the giver's clues, answered by that judge's
+    guessers (the giver sees their proposals, as at the table)."""
+    out = {}
+    for name, ranking in judges.items():
+        clues: list[str] = []
+        taken: list[str] = []
+        result = "miss"
+        for k in range(1, count + 1):
+            clues.append(giver(secret, clues, count, proposals, taken))
+            props = answer(ranking, clues, taken, proposals)
+            if any(lexicon.guess_matches(p, secret) for p in props):
+                result = outcome(k, count)
+                break
+            taken.extend(props)
+        out[name] = result
+    return out
+
+
+def slots(per_count: int, seed: int) -> list[tuple[str, int]]:
+    """``per_count`` (word, count) pairs for each count, drawn from the cards:
+    a random front's word under a random back slot of that count."""
+    rng = random.Random(seed)
+    by_count: dict[int, list[str]] = defaultdict(list)
+    for back in deck.BACKS:
+        for slot in back:
+            by_count[slot.count].append(slot.symbol)
+    out = []
+    for count in COUNTS:
+        for _ in range(per_count):
+            symbol = rng.choice(by_count[count])
+            front = rng.choice(deck.FRONTS)
+            out.append((front[deck.SYMBOL_INDEX[symbol]], count))
+    return out
+
+
+def rate(k: int, n: int) -> str:
+    """``share% ± half-width`` (95%, normal approximation)."""
+    if not n:
+        return "-"
+    p = k / n
+    return f"{100 * p:.0f}% ± {100 * 1.96 * math.sqrt(p * (1 - p) / n):.0f}"
+
+
+def table(results: dict[str, list[tuple[int, str]]], title: str) -> str:
+    """Markdown: per count (and all), each column's found and exactly rates."""
+    names = list(results)
+    head = "| clues required | words | " + " | ".join(f"{n}: found | {n}: exactly" for n in names) + " |"
+    lines = [f"#### {title}", "", head, "|---:|---:|" + "---:|---:|" * len(names)]
+    for count in (*COUNTS, "all"):
+        cells = []
+        n = 0
+        for name in names:
+            rows = [o for c, o in results[name] if count == "all" or c == count]
+            n = len(rows)
+            exact = sum(o == "exact" for o in rows)
+            found = exact + sum(o == "early" for o in rows)
+            cells += [rate(found, n), rate(exact, n)]
+        lines.append(f"| {count} | {n} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rankings(vec, thesaurus: Thesaurus, rng: random.Random) -> dict[str, Ranking]:
+    """The guessers: vectors (the bots' own), thesaurus, random."""
+
+    def random_ranking(clues: Sequence[str], exclude: set[str]) -> list[str]:
+        words = [w for w in deck.VOCABULARY if lexicon.fold(w) not in exclude]
+        return rng.sample(words, 5)
+
+    out: dict[str, Ranking] = {}
+    if vec is not None:
+        out["vector guessers"] = vec.ranked_guesses
+    out["thesaurus guessers"] = thesaurus.ranked_guesses
+    out["random guessers"] = random_ranking
+    return out
+
+
+def givers(vec, rng: random.Random) -> dict[str, Giver]:
+    """The clue-givers: the ``heuristic`` one (vectors) and the ``random`` one."""
+
+    def random_giver(secret: str, clues: list[str], count: int, per_clue: int, taken: list[str]) -> str:
+        return bots.random_clue({"chosen": {"word": secret}, "clues": clues}, rng)
+
+    out: dict[str, Giver] = {}
+    if vec is not None:
+
+        def heuristic_giver(secret: str, clues: list[str], count: int, per_clue: int, taken: list[str]) -> str:
+            clue = vec.best_clue(secret, clues, count, per_clue, taken)
+            return clue if clue is not None else random_giver(secret, clues, count, per_clue, taken)
+
+        out["heuristic"] = heuristic_giver
+    out["random"] = random_giver
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--per-count", type=int, default=60, help="giver words per required count (default 60)")
+    ap.add_argument("--proposals", type=int, default=3, help="proposals per clue (3: four players)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    t0 = time.perf_counter()
+    vec = bots.vectors()
+    thesaurus = Thesaurus()
+    rng = random.Random(args.seed)
+    print(f"Loaded in {time.perf_counter() - t0:.1f} s: vectors {'yes' if vec else 'NO (heuristic plays random)'}, "
+          f"thesaurus {len(thesaurus.neighbours)} entries, knows {sum(map(thesaurus.knows, deck.VOCABULARY))} "
+          f"of the {len(deck.VOCABULARY)} game words.\n")
+
+    people = people_clues()
+    judges = rankings(vec, thesaurus, rng)
+    res: dict[str, list[tuple[int, str]]] = {
+        name: [(e["count"], guess_people(e, ranking, args.proposals)) for e in people] for name, ranking in judges.items()
+    }
+    print(table(res, f"Guessers on people's clues ({len(people)} words, {args.proposals} proposals a clue)") + "\n")
+
+    pairs = slots(args.per_count, args.seed)
+    shown = {k: v for k, v in judges.items() if k != "random guessers"}
+    for gname, giver in givers(vec, rng).items():
+        t1 = time.perf_counter()
+        per_judge: dict[str, list[tuple[int, str]]] = {name: [] for name in shown}
+        for secret, count in pairs:
+            for name, result in give_turn(secret, count, giver, shown, args.proposals).items():
+                per_judge[name].append((count, result))
+        title = f"{gname} clue-giver, {len(pairs)} words ({time.perf_counter() - t1:.0f} s)"
+        print(table(per_judge, title) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
