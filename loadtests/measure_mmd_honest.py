@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     people = people_clues()
     judges = rankings(vec, thesaurus, rng)
     res: dict[str, list[tuple[int, str]]] = {
-        name: [(e["count"], guess_people(e, ranking, args.proposals)) for e in people] for name, ranking in judges.items()
+        name: [(e["count"], guess_people(e, ranking, args.proposals)) for e in people]
+        for name, ranking in judges.items()
     }
     print(table(res, f"Guessers on people's clues ({len(people)} words, {args.proposals} proposals a clue)") + "\n")
 
