@@ -59,7 +59,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from driver import DriverConfig, drive, run_sync, to_markdown
+from driver import DriverConfig, capacity_of, drive, run_sync, to_markdown
 
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -496,7 +496,8 @@ def engine_figure(games: int, players: int = 4) -> dict[str, Any]:
 
 # -- the run ------------------------------------------------------------------------
 
-def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path, tag: str) -> dict[str, Any]:
+def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path, tag: str,
+                 client: str = "fast") -> dict[str, Any]:
     """Run the driver once against the cluster's gateways; returns the
     driver report with ``processes_cpu_s`` (per process, plus the whole
     machine and "others"), ``server`` histograms, ``redis_commands`` and,
@@ -517,7 +518,7 @@ def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path,
 
     urls = [p.metrics_url.rsplit("/", 1)[0] for p in cl.gateways]
     try:
-        report = run_sync(drive(urls, cfg, on_play_start))
+        report = run_sync(drive(urls, cfg, on_play_start, client=client))
         wall = time.perf_counter() - marks["t0"]
         machine = machine_busy_seconds() - marks["machine0"]
         procs = {p.role: round(cpu_seconds(p.pid) - p.cpu0, 2) for p in cl.started}
@@ -564,7 +565,8 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
               game: str = "maumau", duration: float = 30.0, options: dict | None = None,
               redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
               engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
-              extra_pythonpath: str | None = None, peer: str | None = None) -> dict[str, Any]:
+              extra_pythonpath: str | None = None, peer: str | None = None, client: str = "fast",
+              think_mean: float = 0.0, stop_p99_ms: float | None = None) -> dict[str, Any]:
     """Flush the bench database, start the processes, run one driver step
     per entry of ``tables`` (each ``duration`` seconds), stop the
     processes, flush again; then, with ``peer="bare"``, the same steps
@@ -573,7 +575,12 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     "steps": [step report, ...], "peer": {"name", "steps"}, "engine"}``
     ("peer" only with ``peer``).  Raises RuntimeError when a process does
     not start.  ``port_base + 50 + workers`` must stay a port of the
-    bench's range."""
+    bench's range.  ``client``: the driver's HTTP client
+    (:data:`driver.CLIENTS`); ``think_mean``: the driver's human pace
+    (mean think time, s; 0: closed loop); ``stop_p99_ms``: a capacity
+    ramp, the steps stop after the first whose submit→reply p99 exceeds
+    it (then ``capacity``: the most tables within it, see
+    :func:`driver.capacity_of`)."""
     if peer not in (None, "bare"):
         raise ValueError(f"unknown peer {peer!r} (only 'bare')")
     version = code_version()
@@ -583,8 +590,10 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     try:
         for n in tables:
             cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration, options=options or {},
-                               seed=seed)
-            steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t"))
+                               seed=seed, think_mean_s=think_mean)
+            steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t", client=client))
+            if stop_p99_ms is not None and steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
+                break
     finally:
         stop_cluster(cl)
         flush_db(redis_url)
@@ -592,10 +601,11 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     if peer == "bare":
         cl = start_bare(redis_url, port_base + 40, logdir, extra_pythonpath)
         try:
-            for n in tables:
+            for n in tables[:len(steps)]:
                 cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration,
-                                   options=options or {}, seed=seed)
-                peer_steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"bare-{n}t"))
+                                   options=options or {}, seed=seed, think_mean_s=think_mean)
+                peer_steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"bare-{n}t",
+                                               client=client))
         finally:
             stop_cluster(cl)
             flush_db(redis_url)
@@ -604,6 +614,8 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
                     "cores": os.cpu_count(), "extra_pythonpath": extra_pythonpath},
         "steps": steps,
     }
+    if stop_p99_ms is not None:
+        out["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(steps, stop_p99_ms)}
     if peer:
         out["peer"] = {"name": peer, "steps": peer_steps}
         out["comparison"] = [compare(a, b) for a, b in zip(steps, peer_steps, strict=True)]
@@ -736,6 +748,10 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
                      f"{s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
                      f"{st['others_cpu_s'] / st['processes_wall_s']:.0%} of a core | {sum(st['errors'].values())} |")
     lines.append("")
+    if "capacity" in bench:
+        c = bench["capacity"]
+        lines += [f"Capacity: **{c['tables']:,} tables** with submit→reply p99 ≤ {c['p99_ms']:g} ms "
+                  "(the most tables of the steps above within it).", ""]
     if bench.get("comparison"):
         lines.append(compare_markdown(bench["comparison"], bench["peer"]["name"]))
     for st in bench["steps"]:
@@ -780,6 +796,10 @@ def main(argv: list[str] | None = None) -> int:
         seed: int = typer.Option(0, help="Driver seed."),
         peer: str | None = typer.Option(None, help="'bare': after Tapis, drive the bare app (loadtests/bare_app.py) "
                                         "with the same driver and print both side by side."),
+        client: str = typer.Option("fast", help="The driver's HTTP client: fast or httpx."),
+        think_mean: float = typer.Option(0.0, min=0.0, help="Human pace: mean think time (s) before each action."),
+        stop_p99_ms: float | None = typer.Option(None, help="Capacity ramp: stop after the first step whose "
+                                                 "submit→reply p99 exceeds this (ms); report the capacity."),
     ) -> None:
         base = Path(out)
         counts = tuple(int(x) for x in tables.split(",") if x.strip())
@@ -789,7 +809,8 @@ def main(argv: list[str] | None = None) -> int:
                           duration=duration, options=json.loads(options), redis_url=redis, port_base=port_base,
                           shards=shards, profile=profile, engine_games=engine_games,
                           logdir=base.with_name(base.name + "-logs"), seed=seed,
-                          extra_pythonpath=pythonpath, peer=peer)
+                          extra_pythonpath=pythonpath, peer=peer, client=client, think_mean=think_mean,
+                          stop_p99_ms=stop_p99_ms)
         md = bench_markdown(bench, title)
         print(md)
         base.parent.mkdir(parents=True, exist_ok=True)
