@@ -601,11 +601,13 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     if peer == "bare":
         cl = start_bare(redis_url, port_base + 40, logdir, extra_pythonpath)
         try:
-            for n in tables[:len(steps)]:
+            for n in tables:
                 cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration,
                                    options=options or {}, seed=seed, think_mean_s=think_mean)
                 peer_steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"bare-{n}t",
                                                client=client))
+                if stop_p99_ms is not None and peer_steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
+                    break
         finally:
             stop_cluster(cl)
             flush_db(redis_url)
@@ -618,7 +620,10 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
         out["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(steps, stop_p99_ms)}
     if peer:
         out["peer"] = {"name": peer, "steps": peer_steps}
-        out["comparison"] = [compare(a, b) for a, b in zip(steps, peer_steps, strict=True)]
+        # a capacity ramp may stop the two at different steps: compare the steps both ran
+        out["comparison"] = [compare(a, b) for a, b in zip(steps, peer_steps, strict=False)]
+        if stop_p99_ms is not None:
+            out["peer"]["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(peer_steps, stop_p99_ms)}
     if engine_games:
         out["engine"] = engine_figure(engine_games, players)
     return out
@@ -741,10 +746,13 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
              + ".", "",
              "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for st in bench["steps"]:
+    peer_name = (bench.get("peer") or {}).get("name")
+    rows = [("", st) for st in bench["steps"]] + [(f"{peer_name} app, ", st)
+                                                   for st in (bench.get("peer") or {}).get("steps", [])]
+    for who, st in rows:
         s, n = st["submit_ms"], max(1, st["actions_applied"])
         ours = sum(st["processes_cpu_s"].values()) / n * 1e3
-        lines.append(f"| {st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | {s['p95']:.0f} | "
+        lines.append(f"| {who}{st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | {s['p95']:.0f} | "
                      f"{s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
                      f"{st['others_cpu_s'] / st['processes_wall_s']:.0%} of a core | {sum(st['errors'].values())} |")
     lines.append("")
@@ -752,6 +760,11 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
         c = bench["capacity"]
         lines += [f"Capacity: **{c['tables']:,} tables** with submit→reply p99 ≤ {c['p99_ms']:g} ms "
                   "(the most tables of the steps above within it).", ""]
+        pc = (bench.get("peer") or {}).get("capacity")
+        if pc is not None:
+            ran = ", ".join(f"{st['config']['tables']:,}" for st in bench["peer"]["steps"])
+            lines += [f"The {bench['peer']['name']} app, same ramp, same run: **{pc['tables']:,} tables** "
+                      f"(steps run: {ran}).", ""]
     if bench.get("comparison"):
         lines.append(compare_markdown(bench["comparison"], bench["peer"]["name"]))
     for st in bench["steps"]:
