@@ -118,3 +118,26 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     assert redis.Redis.from_url(BENCH_REDIS_URL).dbsize() == 0
     for line in (tmp_path / "logs" / "gateway0.log").read_text().splitlines():
         assert "Traceback" not in line
+
+
+@pytest.mark.redis
+def test_gateway_cost_in_process_at_a_tiny_size():
+    """loadtests/gateway_cost.py: both apps played, CPU per request of each
+    route, the ratios computed from its own figures; the database flushed."""
+    import asyncio
+
+    import redis
+
+    import gateway_cost
+
+    if not BENCH_REDIS_URL:
+        pytest.skip("no Redis for the tests (install redis-server or set TAPIS_BENCH_REDIS_URL)")
+    res = asyncio.run(gateway_cost.run(BENCH_REDIS_URL, actions=6, rounds=2, profile="tapis-view"))
+    assert res["actions_per_app"] == 6 and res["rounds"] == 2
+    t, b = res["us_per_request"]["tapis"], res["us_per_request"]["bare"]
+    assert t["requests"]["action"] <= 6 and b["requests"]["action"] == 6  # the bare app never refuses
+    assert t["view"] > 0 and t["action"] > 0 and b["view"] > 0 and b["action"] > 0
+    md = gateway_cost.markdown(res)
+    assert f"| GET /tables/{{T}}/view | {t['view']:,.0f} | {b['view']:,.0f} | {t['view'] / b['view']:.2f}× |" in md
+    assert res["profile"]["route"] == "tapis-view" and "Ordered by: cumulative time" in res["profile"]["text"]
+    assert redis.Redis.from_url(BENCH_REDIS_URL).dbsize() == 0
