@@ -126,9 +126,8 @@ def test_gateway_cost_in_process_at_a_tiny_size():
     route, the ratios computed from its own figures; the database flushed."""
     import asyncio
 
-    import redis
-
     import gateway_cost
+    import redis
 
     if not BENCH_REDIS_URL:
         pytest.skip("no Redis for the tests (install redis-server or set TAPIS_BENCH_REDIS_URL)")
