@@ -15,7 +15,8 @@ interleaved in rounds on the real Redis (``--redis``, a database of its
 own: flushed before and after), and prints CPU µs per request of each
 route for both, and the ratios.  ``--profile tapis-view`` (or
 ``tapis-action``, ``bare-view``, ``bare-action``) adds a cProfile of that
-route's calls: the top functions by cumulative and own time.
+route's calls, timed with the CPU clock: the top functions by cumulative
+and own CPU time.
 
 Usage::
 
@@ -162,7 +163,7 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None) ->
     players = [Player("tapis", tapis, random.Random(1)), Player("bare", bare, random.Random(1))]
     if profile:
         who, route = profile.split("-")
-        next(p for p in players if p.name == who).profiles[route] = cProfile.Profile()
+        next(p for p in players if p.name == who).profiles[route] = cProfile.Profile(time.process_time)
     try:
         async with tapis.router.lifespan_context(tapis):
             for p in players:  # warm up: a table each, a few actions (caches, imports)
