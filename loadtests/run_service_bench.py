@@ -752,8 +752,8 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
     for who, st in rows:
         s, n = st["submit_ms"], max(1, st["actions_applied"])
         ours = sum(st["processes_cpu_s"].values()) / n * 1e3
-        lines.append(f"| {who}{st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | {s['p95']:.0f} | "
-                     f"{s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
+        lines.append(f"| {who}{st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | "
+                     f"{s['p95']:.0f} | {s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
                      f"{st['others_cpu_s'] / st['processes_wall_s']:.0%} of a core | {sum(st['errors'].values())} |")
     lines.append("")
     if "capacity" in bench:
