@@ -5,8 +5,9 @@ bare service it drives (docs/performance.md).  This client does the least
 a load generator needs: requests written as one buffer on a kept-alive
 connection (an ``asyncio.Protocol``), responses parsed by ``httptools``
 (llhttp, the parser uvicorn uses), JSON bodies encoded and decoded with
-``orjson``.  No redirects, cookies, proxies, TLS, chunked request bodies,
-compression nor HTTP/2.
+``orjson`` when installed (else the standard library; the driver's
+figures in docs/performance.md were taken with orjson).  No redirects,
+cookies, proxies, TLS, chunked request bodies, compression nor HTTP/2.
 
 It offers the part of ``httpx.AsyncClient`` the driver uses —
 ``request(method, url, headers=, json=)`` returning a response with
@@ -23,7 +24,18 @@ from urllib.parse import urlsplit
 
 import httptools
 import httpx
-import orjson
+
+try:
+    import orjson
+
+    _dumps, _loads = orjson.dumps, orjson.loads
+except ImportError:  # not a dependency of the project: the standard library then (slower)
+    import json as _json
+
+    def _dumps(obj: Any) -> bytes:
+        return _json.dumps(obj, separators=(",", ":")).encode()
+
+    _loads = _json.loads
 
 
 class Response:
@@ -46,7 +58,7 @@ class Response:
     def json(self) -> Any:
         """The body decoded as JSON (once; ``ValueError`` when it is not)."""
         if self._json is None:
-            self._json = orjson.loads(self.content)
+            self._json = _loads(self.content)
         return self._json
 
 
@@ -137,13 +149,13 @@ class FastClient:
 
     async def request(self, method: str, url: str, *, headers: dict[str, str] | None = None,
                       json: Any = None) -> Response:
-        """Send one request (``json``: a body, encoded with orjson) and read
+        """Send one request (``json``: a body, encoded as JSON) and read
         its response."""
         head = [f"{method} {self.prefix}{url} HTTP/1.1\r\n".encode(), self._host_line]
         if headers:
             head += [f"{k}: {v}\r\n".encode() for k, v in headers.items()]
         if json is not None:
-            body = orjson.dumps(json)
+            body = _dumps(json)
             head.append(b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
             head.append(body)
         else:
