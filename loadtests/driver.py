@@ -78,7 +78,9 @@ class DriverConfig:
     ``strategy``: a bot strategy of the game to choose actions with
     (None: uniform random legal action); ``seed``: the driver's choices
     are reproducible per slot given the same server behaviour;
-    ``request_timeout_s``: per HTTP request."""
+    ``request_timeout_s``: per HTTP request; ``think_mean_s``: human
+    pace, the mean of an exponential think time each table waits before
+    each of its actions (0: none, the closed loop at full speed)."""
 
     tables: int = 10
     game: str = "maumau"
@@ -89,6 +91,7 @@ class DriverConfig:
     strategy: str | None = None
     seed: int = 0
     request_timeout_s: float = 30.0
+    think_mean_s: float = 0.0
 
 
 def percentiles(values: Sequence[float], qs: Sequence[float] = (50, 95, 99)) -> dict[str, float]:
@@ -208,10 +211,17 @@ class Driver:
                     budget: list[int]) -> None:
         """Play table ``tid`` until its game ends (returns) or the slot's
         budget or the deadline is spent (raises :class:`_Stop`)."""
-        n = self.cfg.players
+        n, think = self.cfg.players, self.cfg.think_mean_s
         auth = {s: {"Authorization": f"Bearer {tok}"} for s, tok in tokens.items()}
-        seat, switched, failures = 0, False, 0
+        seat, switched, failures, thinking = 0, False, 0, think > 0
         while True:
+            if thinking:  # human pace: a think time before each action (not before re-reads)
+                thinking = False
+                wait = rng.expovariate(1 / think)
+                if time.perf_counter() + wait >= self._deadline:
+                    await asyncio.sleep(max(0.0, self._deadline - time.perf_counter()))
+                    raise _Stop
+                await asyncio.sleep(wait)
             if time.perf_counter() >= self._deadline or budget[0] <= 0:
                 raise _Stop
             if failures >= MAX_CONSECUTIVE_ERRORS:
@@ -258,7 +268,7 @@ class Driver:
             self.applied += 1
             self.events += r.json()["version"] - v["version"]
             budget[0] -= 1
-            seat, switched = (seat + 1) % n, False
+            seat, switched, thinking = (seat + 1) % n, False, think > 0
 
     async def _slot(self, i: int, first: tuple[str, dict[int, str]] | None) -> None:
         client = self.clients[i % len(self.clients)]
@@ -341,28 +351,84 @@ class Driver:
         }
 
 
-def make_clients(urls: Sequence[str], tables: int, timeout_s: float = 30.0) -> list[httpx.AsyncClient]:
-    """One small AsyncClient per table slot, the slots spread round-robin
-    over the gateway ``urls``.
+#: HTTP clients the driver can use: "fast" (:mod:`loadtests.fasthttp`,
+#: the default) or "httpx" (the driver's client until issue 14).
+CLIENTS = ("fast", "httpx")
+
+
+def make_clients(urls: Sequence[str], tables: int, timeout_s: float = 30.0, client: str = "fast") -> list[Any]:
+    """One small client per table slot, the slots spread round-robin over
+    the gateway ``urls``; ``client``: one of :data:`CLIENTS`.
 
     One client per slot rather than one big pool per gateway: httpcore's
     pool scans every connection on each request, which with 200 pooled
     connections cost the driver ~3 ms of CPU per request and made the
-    client, not the service, the bottleneck."""
+    client, not the service, the bottleneck.  "fast" costs about a
+    quarter of httpx's CPU per request (docs/performance.md)."""
+    if client == "fast":
+        try:
+            from loadtests.fasthttp import FastClient
+        except ImportError:  # run as a script: loadtests/ is the path
+            from fasthttp import FastClient  # type: ignore[no-redef]
+
+        return [FastClient(urls[i % len(urls)], timeout=timeout_s) for i in range(tables)]
+    if client != "httpx":
+        raise ValueError(f"client: one of {CLIENTS}")
     limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
     return [httpx.AsyncClient(base_url=urls[i % len(urls)], timeout=timeout_s, limits=limits)
             for i in range(tables)]
 
 
-async def drive(urls: Sequence[str], config: DriverConfig, on_play_start=None) -> dict[str, Any]:
-    """Run the driver against gateway ``urls`` (closing its clients after);
-    returns the report.  ``on_play_start``: see :meth:`Driver.run`."""
-    clients = make_clients(urls, config.tables, config.request_timeout_s)
+async def drive(urls: Sequence[str], config: DriverConfig, on_play_start=None, client: str = "fast") -> dict[str, Any]:
+    """Run the driver against gateway ``urls`` with ``client`` clients (see
+    :func:`make_clients`; closed after); returns the report (``client``
+    names the client).  ``on_play_start``: see :meth:`Driver.run`."""
+    clients = make_clients(urls, config.tables, config.request_timeout_s, client)
     try:
-        return await Driver(clients, config).run(on_play_start)
+        report = await Driver(clients, config).run(on_play_start)
+        report["client"] = client
+        return report
     finally:
         for c in clients:
             await c.aclose()
+
+
+def capacity_of(reports: Sequence[dict[str, Any]], p99_ms: float = 100.0) -> int:
+    """The most tables of ``reports`` (steps of a ramp) whose submit→reply
+    p99 stayed within ``p99_ms`` with no unexpected error and at least one
+    applied action (0: none did)."""
+    ok = [r["config"]["tables"] for r in reports
+          if r["submit_ms"]["p99"] <= p99_ms and r["unexpected_errors"] == 0 and r["actions_applied"] > 0]
+    return max(ok, default=0)
+
+
+async def find_capacity(urls: Sequence[str], config: DriverConfig, counts: Sequence[int], p99_ms: float = 100.0,
+                        client: str = "fast") -> dict[str, Any]:
+    """Run ``config`` with each table count of ``counts`` in turn (fresh
+    tables each step), stopping after the first step whose submit→reply
+    p99 exceeds ``p99_ms`` (or that meets an unexpected error).  Returns
+    ``{"p99_ms", "steps": [report, ...], "capacity": tables}``
+    (:func:`capacity_of`)."""
+    steps: list[dict[str, Any]] = []
+    for n in counts:
+        cfg = DriverConfig(**{**asdict(config), "tables": n})
+        steps.append(await drive(urls, cfg, client=client))
+        if steps[-1]["submit_ms"]["p99"] > p99_ms or steps[-1]["unexpected_errors"]:
+            break
+    return {"p99_ms": p99_ms, "steps": steps, "capacity": capacity_of(steps, p99_ms)}
+
+
+def capacity_markdown(ramp: dict[str, Any]) -> str:
+    """A capacity ramp as Markdown: a row per step, then the capacity."""
+    lines = ["| tables | think mean s | actions/s | submit p50 / p99 ms | view p99 ms | errors "
+             "| driver CPU ms/action |", "|---|---|---|---|---|---|---|"]
+    for r in ramp["steps"]:
+        s, n = r["submit_ms"], max(1, r["actions_applied"])
+        lines.append(f"| {r['config']['tables']:,} | {r['config']['think_mean_s']:g} | {r['actions_per_s']:,.1f} | "
+                     f"{s['p50']:.1f} / {s['p99']:.1f} | {r['view_ms']['p99']:.1f} | {sum(r['errors'].values())} | "
+                     f"{r['driver_cpu_s'] / n * 1e3:.2f} |")
+    lines += ["", f"Capacity: **{ramp['capacity']:,} tables** with submit→reply p99 ≤ {ramp['p99_ms']:g} ms.", ""]
+    return "\n".join(lines)
 
 
 def to_markdown(report: dict[str, Any], title: str | None = None) -> str:
@@ -371,11 +437,14 @@ def to_markdown(report: dict[str, Any], title: str | None = None) -> str:
     c = report["config"]
     s, v = report["submit_ms"], report["view_ms"]
     bound = f"{c['duration_s']:g} s" + (f" or {c['actions_per_table']} actions/table" if c["actions_per_table"] else "")
+    pace = (f"human pace (think time exponential, mean {c['think_mean_s']:g} s, before each action)"
+            if c.get("think_mean_s") else "no think time (closed loop)")
     lines = [
         f"## {title or 'Tapis load driver'}",
         "",
         (f"{c['tables']} tables of {c['players']}-player {c['game']} (options {json.dumps(c['options'])}), "
-         f"every seat played over HTTP by the driver; bound: {bound}; gateways: {', '.join(report['gateways'])}."),
+         f"every seat played over HTTP by the driver ({report.get('client', 'httpx')} client), {pace}; "
+         f"bound: {bound}; gateways: {', '.join(report['gateways'])}."),
         "",
         "| figure | value |",
         "|---|---|",
@@ -425,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     unexpected errors or nothing was applied."""
     import typer
 
+    _find_capacity = find_capacity
     app = typer.Typer(add_completion=False)
 
     @app.command()
@@ -440,11 +510,26 @@ def main(argv: list[str] | None = None) -> int:
         seed: int = typer.Option(0, help="Seed of the driver's choices."),
         timeout: float = typer.Option(30.0, min=0.1, help="Per-request timeout, seconds."),
         out: str | None = typer.Option(None, help="Write OUT.json and OUT.md (e.g. reports/maumau-200)."),
+        client: str = typer.Option("fast", help=f"HTTP client: one of {', '.join(CLIENTS)}."),
+        think_mean: float = typer.Option(0.0, min=0.0, help="Human pace: mean think time (s, exponential) before "
+                                         "each action of a table (0: none)."),
+        find_capacity: str | None = typer.Option(None, help="Ramp: comma list of table counts (e.g. "
+                                                 "500,1000,2000,3000), run in turn until p99 > --p99-ms."),
+        p99_ms: float = typer.Option(100.0, help="The submit→reply p99 bound of --find-capacity, ms."),
     ) -> None:
         cfg = DriverConfig(tables=tables, game=game, players=players, duration_s=duration,
                            actions_per_table=actions_per_table, options=json.loads(options), strategy=strategy,
-                           seed=seed, request_timeout_s=timeout)
-        report = run_sync(drive(url, cfg))
+                           seed=seed, request_timeout_s=timeout, think_mean_s=think_mean)
+        if find_capacity:
+            counts = [int(x) for x in find_capacity.split(",") if x.strip()]
+            ramp = run_sync(_find_capacity(url, cfg, counts, p99_ms, client))
+            print(capacity_markdown(ramp))
+            if out:
+                Path(out).parent.mkdir(parents=True, exist_ok=True)
+                Path(out + ".json").write_text(json.dumps(ramp, indent=2) + "\n")
+                Path(out + ".md").write_text(capacity_markdown(ramp) + "\n")
+            raise typer.Exit(0 if ramp["capacity"] > 0 else 1)
+        report = run_sync(drive(url, cfg, client=client))
         print(to_markdown(report))
         if out:
             pj, pm = write_report(report, out)

@@ -17,6 +17,7 @@ played over HTTP — and prints:
 * with ``--profile``: a py-spy profile of every gateway and worker
   (sampling makes them slower: profile in a run of its own), folded into
   the share of CPU samples per library/area and the top functions;
+* with ``--peer bare``: the comparison with the bare app (below);
 * the in-process engine figure (random 4-player Mau Mau games/s and
   actions/s, from ``loadtests/bench_maumau.py``'s ``random_game``).
 
@@ -25,6 +26,12 @@ Usage::
     python loadtests/run_service_bench.py                       # 1 gateway, 2 workers, 200 tables, 30 s
     python loadtests/run_service_bench.py --gateways 2 --out reports/service-2gw
     python loadtests/run_service_bench.py --duration 20 --profile --out reports/service-profile
+    python loadtests/run_service_bench.py --tables 50 --duration 20 --peer bare --out reports/vs-bare
+
+``--peer bare``: after Tapis, the same driver steps against the bare app
+(``loadtests/bare_app.py``: the same routes, one Redis round trip each, no
+rules, no worker) started on ``--port-base + 40``, and a side-by-side
+table of both with the ratios Tapis / bare (issue 14).
 
 Ports: gateways from ``--port-base`` (19100), worker metrics from
 ``--port-base + 50``; everything listens on 127.0.0.1 only.  Every
@@ -52,7 +59,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from driver import DriverConfig, drive, run_sync, to_markdown
+from driver import DriverConfig, capacity_of, drive, run_sync, to_markdown
 
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -173,6 +180,37 @@ def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, s
                     raise RuntimeError(f"{proc.role} not ready after 60 s; see {proc.log}")
                 time.sleep(0.1)
         return cl
+    except BaseException:
+        stop_cluster(cl)
+        raise
+
+
+def start_bare(redis_url: str, port: int, logdir: Path, extra_pythonpath: str | None = None) -> Cluster:
+    """Start the bare app (``loadtests/bare_app.py``) on ``port`` as the
+    cluster's one "gateway" (role ``bare0``, no workers); wait until it
+    answers ``/readyz``.  On failure, stops it and raises RuntimeError."""
+    env = {**os.environ, "TAPIS_REDIS_URL": redis_url}
+    if extra_pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_pythonpath, env.get("PYTHONPATH")) if p)
+    logdir.mkdir(parents=True, exist_ok=True)
+    log = logdir / "bare0.log"
+    with log.open("wb") as out:
+        p = subprocess.Popen([sys.executable, str(HERE / "bare_app.py"), "--port", str(port), "--redis", redis_url],
+                             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    cl = Cluster(redis_url, gateways=[Proc("bare0", p.pid, p, f"http://127.0.0.1:{port}/metrics", log)])
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if p.poll() is not None:
+                raise RuntimeError(f"bare app exited ({p.returncode}); see {log}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                    return cl
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"bare app not ready after 60 s; see {log}")
+            time.sleep(0.1)
     except BaseException:
         stop_cluster(cl)
         raise
@@ -458,7 +496,8 @@ def engine_figure(games: int, players: int = 4) -> dict[str, Any]:
 
 # -- the run ------------------------------------------------------------------------
 
-def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path, tag: str) -> dict[str, Any]:
+def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path, tag: str,
+                 client: str = "fast") -> dict[str, Any]:
     """Run the driver once against the cluster's gateways; returns the
     driver report with ``processes_cpu_s`` (per process, plus the whole
     machine and "others"), ``server`` histograms, ``redis_commands`` and,
@@ -479,7 +518,7 @@ def measure_step(cl: Cluster, cfg: DriverConfig, *, profile: bool, logdir: Path,
 
     urls = [p.metrics_url.rsplit("/", 1)[0] for p in cl.gateways]
     try:
-        report = run_sync(drive(urls, cfg, on_play_start))
+        report = run_sync(drive(urls, cfg, on_play_start, client=client))
         wall = time.perf_counter() - marks["t0"]
         machine = machine_busy_seconds() - marks["machine0"]
         procs = {p.role: round(cpu_seconds(p.pid) - p.cpu0, 2) for p in cl.started}
@@ -526,13 +565,24 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
               game: str = "maumau", duration: float = 30.0, options: dict | None = None,
               redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
               engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
-              extra_pythonpath: str | None = None) -> dict[str, Any]:
+              extra_pythonpath: str | None = None, peer: str | None = None, client: str = "fast",
+              think_mean: float = 0.0, stop_p99_ms: float | None = None) -> dict[str, Any]:
     """Flush the bench database, start the processes, run one driver step
     per entry of ``tables`` (each ``duration`` seconds), stop the
-    processes, flush again; then the engine figure.  Returns ``{"cluster",
-    "steps": [step report, ...], "engine"}``.  Raises RuntimeError when a
-    process does not start.  ``port_base + 50 + workers`` must stay a port
-    of the bench's range."""
+    processes, flush again; then, with ``peer="bare"``, the same steps
+    against the bare app (``loadtests/bare_app.py`` on ``port_base + 40``)
+    with the same driver; then the engine figure.  Returns ``{"cluster",
+    "steps": [step report, ...], "peer": {"name", "steps"}, "engine"}``
+    ("peer" only with ``peer``).  Raises RuntimeError when a process does
+    not start.  ``port_base + 50 + workers`` must stay a port of the
+    bench's range.  ``client``: the driver's HTTP client
+    (:data:`driver.CLIENTS`); ``think_mean``: the driver's human pace
+    (mean think time, s; 0: closed loop); ``stop_p99_ms``: a capacity
+    ramp, the steps stop after the first whose submit→reply p99 exceeds
+    it (then ``capacity``: the most tables within it, see
+    :func:`driver.capacity_of`)."""
+    if peer not in (None, "bare"):
+        raise ValueError(f"unknown peer {peer!r} (only 'bare')")
     version = code_version()
     flush_db(redis_url)
     cl = start_cluster(redis_url, gateways, workers, port_base, shards, logdir, extra_pythonpath)
@@ -540,19 +590,110 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     try:
         for n in tables:
             cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration, options=options or {},
-                               seed=seed)
-            steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t"))
+                               seed=seed, think_mean_s=think_mean)
+            steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t", client=client))
+            if stop_p99_ms is not None and steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
+                break
     finally:
         stop_cluster(cl)
         flush_db(redis_url)
+    peer_steps = []
+    if peer == "bare":
+        cl = start_bare(redis_url, port_base + 40, logdir, extra_pythonpath)
+        try:
+            for n in tables:
+                cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration,
+                                   options=options or {}, seed=seed, think_mean_s=think_mean)
+                peer_steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"bare-{n}t",
+                                               client=client))
+                if stop_p99_ms is not None and peer_steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
+                    break
+        finally:
+            stop_cluster(cl)
+            flush_db(redis_url)
     out: dict[str, Any] = {
         "cluster": {"code": version, "gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
                     "cores": os.cpu_count(), "extra_pythonpath": extra_pythonpath},
         "steps": steps,
     }
+    if stop_p99_ms is not None:
+        out["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(steps, stop_p99_ms)}
+    if peer:
+        out["peer"] = {"name": peer, "steps": peer_steps}
+        # a capacity ramp may stop the two at different steps: compare the steps both ran
+        out["comparison"] = [compare(a, b) for a, b in zip(steps, peer_steps, strict=False)]
+        if stop_p99_ms is not None:
+            out["peer"]["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(peer_steps, stop_p99_ms)}
     if engine_games:
         out["engine"] = engine_figure(engine_games, players)
     return out
+
+
+def figures(step: dict[str, Any]) -> dict[str, float]:
+    """The figures of one step that the comparison with a peer shows:
+    applied actions/s, submit p50/p99 ms, CPU ms per applied action of the
+    server (every process but the driver: gateways or the bare app,
+    workers, Redis) and of each part, the driver's, and HTTP requests per
+    applied action."""
+    n = max(1, step["actions_applied"])
+    cpu = step["processes_cpu_s"]
+
+    def ms(roles: list[str]) -> float:
+        return round(sum(cpu[r] for r in roles) / n * 1e3, 3)
+
+    front = [r for r in cpu if r.startswith(("gateway", "bare"))]
+    workers = [r for r in cpu if r.startswith("worker")]
+    redis_ = [r for r in cpu if r == "redis-server"]
+    requests = sum(step["requests"].get(k, 0) for k in ("view", "submit"))
+    return {
+        "actions_per_s": step["actions_per_s"],
+        "submit_p50_ms": step["submit_ms"]["p50"],
+        "submit_p99_ms": step["submit_ms"]["p99"],
+        "server_cpu_ms_per_action": ms(front + workers + redis_),
+        "front_cpu_ms_per_action": ms(front),
+        "workers_cpu_ms_per_action": ms(workers),
+        "redis_cpu_ms_per_action": ms(redis_),
+        "driver_cpu_ms_per_action": ms(["driver"]),
+        "requests_per_action": round(requests / n, 3),
+    }
+
+
+#: Row labels of the comparison, in order.
+COMPARED = {
+    "actions_per_s": "applied actions/s",
+    "submit_p50_ms": "submit→reply p50 ms",
+    "submit_p99_ms": "submit→reply p99 ms",
+    "server_cpu_ms_per_action": "**server CPU ms per applied action**",
+    "front_cpu_ms_per_action": "… gateway (bare: the app)",
+    "workers_cpu_ms_per_action": "… workers",
+    "redis_cpu_ms_per_action": "… Redis (server-wide)",
+    "driver_cpu_ms_per_action": "driver CPU ms per applied action",
+    "requests_per_action": "play requests (views + submits) per applied action",
+}
+
+
+def compare(tapis: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
+    """Side by side figures of one table count: ``{"tables", "tapis",
+    "peer", "ratio"}``, ``ratio[k]`` = tapis[k] / peer[k] (None when the
+    peer's figure is 0), rounded to 3 places."""
+    a, b = figures(tapis), figures(peer)
+    return {"tables": tapis["config"]["tables"], "tapis": a, "peer": b,
+            "ratio": {k: (round(a[k] / b[k], 3) if b[k] else None) for k in a}}
+
+
+def compare_markdown(comparison: list[dict[str, Any]], peer: str = "bare") -> str:
+    """The comparisons as Markdown: one table per table count, a row per
+    figure, columns Tapis, the peer and Tapis / peer."""
+    lines: list[str] = []
+    for c in comparison:
+        lines += [f"### {c['tables']} tables: Tapis against the {peer} app, same driver, one run", "",
+                  f"| figure | Tapis | {peer} app | Tapis / {peer} |", "|---|---|---|---|"]
+        for k, label in COMPARED.items():
+            r = c["ratio"][k]
+            lines.append(f"| {label} | {c['tapis'][k]:,.2f} | {c['peer'][k]:,.2f} | "
+                         f"{'—' if r is None else f'{r:.2f}×'} |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def step_markdown(report: dict[str, Any], title: str) -> str:
@@ -605,15 +746,31 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
              + ".", "",
              "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for st in bench["steps"]:
+    peer_name = (bench.get("peer") or {}).get("name")
+    rows = [("", st) for st in bench["steps"]] + [(f"{peer_name} app, ", st)
+                                                   for st in (bench.get("peer") or {}).get("steps", [])]
+    for who, st in rows:
         s, n = st["submit_ms"], max(1, st["actions_applied"])
         ours = sum(st["processes_cpu_s"].values()) / n * 1e3
-        lines.append(f"| {st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | {s['p95']:.0f} | "
-                     f"{s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
+        lines.append(f"| {who}{st['config']['tables']} | {st['actions_per_s']:,.0f} | {s['p50']:.0f} | "
+                     f"{s['p95']:.0f} | {s['p99']:.0f} | {st['view_ms']['p99']:.0f} | {ours:.2f} | "
                      f"{st['others_cpu_s'] / st['processes_wall_s']:.0%} of a core | {sum(st['errors'].values())} |")
     lines.append("")
+    if "capacity" in bench:
+        c = bench["capacity"]
+        lines += [f"Capacity: **{c['tables']:,} tables** with submit→reply p99 ≤ {c['p99_ms']:g} ms "
+                  "(the most tables of the steps above within it).", ""]
+        pc = (bench.get("peer") or {}).get("capacity")
+        if pc is not None:
+            ran = ", ".join(f"{st['config']['tables']:,}" for st in bench["peer"]["steps"])
+            lines += [f"The {bench['peer']['name']} app, same ramp, same run: **{pc['tables']:,} tables** "
+                      f"(steps run: {ran}).", ""]
+    if bench.get("comparison"):
+        lines.append(compare_markdown(bench["comparison"], bench["peer"]["name"]))
     for st in bench["steps"]:
         lines.append(step_markdown(st, f"{st['config']['tables']} tables"))
+    for st in (bench.get("peer") or {}).get("steps", []):
+        lines.append(step_markdown(st, f"{bench['peer']['name']} app, {st['config']['tables']} tables"))
     if "engine" in bench:
         e = bench["engine"]
         lines += [(f"Engine, in process (`loadtests/bench_maumau.py --games {e['games']} --duel 0`): random "
@@ -650,6 +807,12 @@ def main(argv: list[str] | None = None) -> int:
         engine_games: int = typer.Option(100, min=0, help="Games for the in-process engine figure (0: skip)."),
         out: str = typer.Option("reports/service-bench", help="Write OUT.json and OUT.md (logs in OUT-logs/)."),
         seed: int = typer.Option(0, help="Driver seed."),
+        peer: str | None = typer.Option(None, help="'bare': after Tapis, drive the bare app (loadtests/bare_app.py) "
+                                        "with the same driver and print both side by side."),
+        client: str = typer.Option("fast", help="The driver's HTTP client: fast or httpx."),
+        think_mean: float = typer.Option(0.0, min=0.0, help="Human pace: mean think time (s) before each action."),
+        stop_p99_ms: float | None = typer.Option(None, help="Capacity ramp: stop after the first step whose "
+                                                 "submit→reply p99 exceeds this (ms); report the capacity."),
     ) -> None:
         base = Path(out)
         counts = tuple(int(x) for x in tables.split(",") if x.strip())
@@ -659,14 +822,16 @@ def main(argv: list[str] | None = None) -> int:
                           duration=duration, options=json.loads(options), redis_url=redis, port_base=port_base,
                           shards=shards, profile=profile, engine_games=engine_games,
                           logdir=base.with_name(base.name + "-logs"), seed=seed,
-                          extra_pythonpath=pythonpath)
+                          extra_pythonpath=pythonpath, peer=peer, client=client, think_mean=think_mean,
+                          stop_p99_ms=stop_p99_ms)
         md = bench_markdown(bench, title)
         print(md)
         base.parent.mkdir(parents=True, exist_ok=True)
         base.with_name(base.name + ".json").write_text(json.dumps(bench, indent=2) + "\n")
         base.with_name(base.name + ".md").write_text(md)
         print(f"wrote {base}.json and {base}.md")
-        ok = all(st["actions_applied"] > 0 and st["unexpected_errors"] == 0 for st in bench["steps"])
+        ok = all(st["actions_applied"] > 0 and st["unexpected_errors"] == 0
+                 for st in bench["steps"] + (bench.get("peer") or {}).get("steps", []))
         raise typer.Exit(0 if ok else 1)
 
     return int(app(argv, standalone_mode=False) or 0)

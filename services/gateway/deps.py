@@ -30,8 +30,10 @@ from services.store import keys
 from services.store.tables import Table
 
 
-def get_ctx(request: Request) -> GatewayContext:
-    """The app's :class:`~services.gateway.app.GatewayContext`."""
+async def get_ctx(request: Request) -> GatewayContext:
+    """The app's :class:`~services.gateway.app.GatewayContext`.  A
+    coroutine: FastAPI runs a plain ``def`` dependency in its thread pool,
+    a thread hop on every request (issue 14's profile)."""
     return request.app.state.ctx
 
 

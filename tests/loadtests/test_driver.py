@@ -68,7 +68,7 @@ async def asgi_service():
 
 
 def check_shape(report: dict, tables: int) -> None:
-    assert set(report) == REPORT_KEYS
+    assert set(report) - {"client"} == REPORT_KEYS  # drive() names its client
     assert report["config"]["tables"] == tables
     for key in ("submit_ms", "view_ms", "setup_ms"):
         s = report[key]
@@ -155,6 +155,31 @@ async def test_stale_version_is_counted_and_recovered(asgi_service):
     assert report["errors"] == {"409 stale_version": 1}
     assert report["unexpected_errors"] == 0
     assert report["actions_applied"] == 10 and report["requests"]["submit"] == 11
+
+
+async def test_human_pace_thinks_before_each_action(asgi_service):
+    cfg = DriverConfig(tables=2, players=4, duration_s=20, actions_per_table=5, seed=6, think_mean_s=0.01)
+    report = await Driver(asgi_service(2), cfg).run()
+    check_shape(report, 2)
+    assert report["config"]["think_mean_s"] == 0.01
+    assert report["actions_applied"] == 10 and report["errors"] == {}
+    assert "human pace (think time exponential, mean 0.01 s, before each action)" in to_markdown(report)
+
+
+def test_capacity_is_the_most_tables_within_the_bound():
+    def step(tables: int, p99: float, unexpected: int = 0, applied: int = 100) -> dict:
+        return {"config": {"tables": tables, "think_mean_s": 3.0}, "submit_ms": {"p50": 1.0, "p99": p99},
+                "view_ms": {"p99": 2.0}, "unexpected_errors": unexpected, "actions_applied": applied,
+                "actions_per_s": 10.0, "errors": {}, "driver_cpu_s": 0.1}
+
+    ramp = [step(500, 20.0), step(1000, 99.9), step(2000, 100.1)]
+    assert driver.capacity_of(ramp) == 1000
+    assert driver.capacity_of(ramp, p99_ms=10) == 0
+    assert driver.capacity_of([step(500, 20.0), step(1000, 50.0, unexpected=1)]) == 500
+    assert driver.capacity_of([step(500, 20.0, applied=0)]) == 0
+    md = driver.capacity_markdown({"p99_ms": 100.0, "steps": ramp, "capacity": 1000})
+    assert "| 1,000 | 3 | 10.0 | 1.0 / 99.9 | 2.0 | 0 | 1.00 |" in md
+    assert "Capacity: **1,000 tables** with submit→reply p99 ≤ 100 ms." in md
 
 
 def test_percentiles_nearest_rank():
@@ -252,6 +277,7 @@ def test_driver_over_real_http_and_redis(uvicorn_service):
     cfg = DriverConfig(tables=TABLES, players=4, duration_s=40, actions_per_table=ACTIONS, seed=5)  # ends at ACTIONS; time bound for a busy machine
     report = asyncio.run(driver.drive([uvicorn_service], cfg))
     check_shape(report, TABLES)
+    assert report["client"] == "fast"
     assert report["gateways"] == [uvicorn_service]
     assert report["errors"] == {} and report["unexpected_errors"] == 0
     assert report["actions_applied"] == TABLES * ACTIONS

@@ -46,6 +46,35 @@ def test_fold_profile_shares_and_idle_samples(tmp_path):
     assert ("handle (services/worker/worker.py:10)", round(40 / 90, 3)) in p["top_inclusive"]
 
 
+def _step(tables: int, applied: int, elapsed: float, cpu: dict[str, float], views: int, p50: float, p99: float) -> dict:
+    return {"config": {"tables": tables}, "actions_applied": applied, "actions_per_s": round(applied / elapsed, 1),
+            "submit_ms": {"p50": p50, "p99": p99}, "processes_cpu_s": cpu,
+            "requests": {"view": views, "submit": applied, "create": 9, "join": 36}}
+
+
+def test_compare_with_the_bare_app_divides_per_applied_action():
+    tapis = _step(50, 2000, 10.0, {"gateway0": 2.0, "worker0": 0.5, "worker1": 0.7, "redis-server": 0.2,
+                                   "driver": 3.0}, views=2400, p50=60.0, p99=120.0)
+    bare = _step(50, 4000, 10.0, {"bare0": 2.0, "redis-server": 0.4, "driver": 6.0}, views=4000, p50=30.0, p99=96.0)
+    c = bench.compare(tapis, bare)
+    assert c["tables"] == 50
+    assert c["tapis"] == {"actions_per_s": 200.0, "submit_p50_ms": 60.0, "submit_p99_ms": 120.0,
+                          "server_cpu_ms_per_action": 1.7, "front_cpu_ms_per_action": 1.0,
+                          "workers_cpu_ms_per_action": 0.6, "redis_cpu_ms_per_action": 0.1,
+                          "driver_cpu_ms_per_action": 1.5, "requests_per_action": 2.2}
+    assert c["peer"] == {"actions_per_s": 400.0, "submit_p50_ms": 30.0, "submit_p99_ms": 96.0,
+                         "server_cpu_ms_per_action": 0.6, "front_cpu_ms_per_action": 0.5,
+                         "workers_cpu_ms_per_action": 0.0, "redis_cpu_ms_per_action": 0.1,
+                         "driver_cpu_ms_per_action": 1.5, "requests_per_action": 2.0}
+    assert c["ratio"] == {"actions_per_s": 0.5, "submit_p50_ms": 2.0, "submit_p99_ms": 1.25,
+                          "server_cpu_ms_per_action": 2.833, "front_cpu_ms_per_action": 2.0,
+                          "workers_cpu_ms_per_action": None, "redis_cpu_ms_per_action": 1.0,
+                          "driver_cpu_ms_per_action": 1.0, "requests_per_action": 1.1}
+    md = bench.compare_markdown([c])
+    assert "| **server CPU ms per applied action** | 1.70 | 0.60 | 2.83× |" in md
+    assert "| … workers | 0.60 | 0.00 | — |" in md
+
+
 @pytest.mark.slow
 @pytest.mark.redis
 def test_tiny_service_bench_with_real_processes(tmp_path):
@@ -58,7 +87,7 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     except (redis.RedisError, OSError):
         pytest.skip(f"no Redis at {BENCH_REDIS_URL}")
     out = bench.run_bench(gateways=1, workers=1, tables=(4,), duration=SECONDS, redis_url=BENCH_REDIS_URL,
-                          port_base=19120, shards=2, engine_games=2, logdir=tmp_path / "logs")
+                          port_base=19120, shards=2, engine_games=2, logdir=tmp_path / "logs", peer="bare")
     (step,) = out["steps"]
     assert step["actions_applied"] > 0 and step["unexpected_errors"] == 0 and step["errors"] == {}
     assert set(step["processes_cpu_s"]) == {"gateway0", "worker0", "redis-server", "driver"}
@@ -73,7 +102,41 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     assert eng["decide_evolve_per_cpu_s"] > 0 and eng["rebuild_ms"] > 0 and 10 < eng["actions_per_game"] < 10_000
     md = bench.bench_markdown(out, "tiny")
     assert "| 4 | " in md and "ms per applied action" in md
+    # the bare app, driven the same way right after, and both side by side
+    (peer,) = out["peer"]["steps"]
+    assert peer["actions_applied"] > 0 and peer["errors"] == {} and peer["view_misses"] == 0
+    assert set(peer["processes_cpu_s"]) == {"bare0", "redis-server", "driver"}
+    (c,) = out["comparison"]
+    assert c["tables"] == 4 and c["tapis"] == bench.figures(step) and c["peer"] == bench.figures(peer)
+    assert c["tapis"]["workers_cpu_ms_per_action"] > 0 and c["peer"]["workers_cpu_ms_per_action"] == 0
+    for k, r in c["ratio"].items():
+        if c["peer"][k]:
+            assert r == round(c["tapis"][k] / c["peer"][k], 3), k
+    assert c["ratio"]["server_cpu_ms_per_action"] > 0
+    assert "### 4 tables: Tapis against the bare app" in md and "| figure | Tapis | bare app | Tapis / bare |" in md
     # every process was stopped and the bench database flushed
     assert redis.Redis.from_url(BENCH_REDIS_URL).dbsize() == 0
     for line in (tmp_path / "logs" / "gateway0.log").read_text().splitlines():
         assert "Traceback" not in line
+
+
+@pytest.mark.redis
+def test_gateway_cost_in_process_at_a_tiny_size():
+    """loadtests/gateway_cost.py: both apps played, CPU per request of each
+    route, the ratios computed from its own figures; the database flushed."""
+    import asyncio
+
+    import gateway_cost
+    import redis
+
+    if not BENCH_REDIS_URL:
+        pytest.skip("no Redis for the tests (install redis-server or set TAPIS_BENCH_REDIS_URL)")
+    res = asyncio.run(gateway_cost.run(BENCH_REDIS_URL, actions=6, rounds=2, profile="tapis-view"))
+    assert res["actions_per_app"] == 6 and res["rounds"] == 2
+    t, b = res["us_per_request"]["tapis"], res["us_per_request"]["bare"]
+    assert t["requests"]["action"] <= 6 and b["requests"]["action"] == 6  # the bare app never refuses
+    assert t["view"] > 0 and t["action"] > 0 and b["view"] > 0 and b["action"] > 0
+    md = gateway_cost.markdown(res)
+    assert f"| GET /tables/{{T}}/view | {t['view']:,.0f} | {b['view']:,.0f} | {t['view'] / b['view']:.2f}× |" in md
+    assert res["profile"]["route"] == "tapis-view" and "Ordered by: cumulative time" in res["profile"]["text"]
+    assert redis.Redis.from_url(BENCH_REDIS_URL).dbsize() == 0
