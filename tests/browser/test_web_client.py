@@ -1,8 +1,9 @@
 """The web client in a real Chromium: a whole Mau Mau game played by
 clicking from the lobby, a reload that keeps the seat, a spectator's page
 that holds no hidden card (checked against the table's true state, folded
-from its real events), and every game's table page (with screenshots in
-docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
+from its real events), every game's table page, and the lobby's games
+with their seat ranges and rules summaries in the page's language (with
+screenshots in docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
