@@ -13,8 +13,8 @@ SUMMARY: dict[str, str] = {
         "and aces, hearts (you take the worse of your pile and that of an opponent you "
         "designate), suits you captured nothing of, a wrong forecast of your tricks, and "
         "finally the tens, which also taint the next trick. A Jack that wins a trick lets its "
-        "winner steal a card from an opponent. The totals after the seventh round rank the "
-        "players."
+        "winner take a card from an opponent, then hand back one of the same suit. The totals "
+        "after the seventh round rank the players."
     ),
     "fr": (
         "Sept manches, un contrat chacune, où chaque point est une pénalité : le plus petit "
@@ -26,7 +26,7 @@ SUMMARY: dict[str, str] = {
         "garde le pire de son tas et de celui d'un adversaire désigné), les couleurs dont on "
         "n'a rien pris, une erreur sur le nombre de plis annoncé, et enfin les 10, qui "
         "contaminent aussi le pli suivant. Un Valet qui remporte un pli permet à son gagnant de "
-        "voler une carte à un adversaire. Les totaux après la septième manche donnent le "
-        "classement."
+        "prendre une carte à un adversaire, puis de lui en rendre une de la même couleur. Les "
+        "totaux après la septième manche donnent le classement."
     ),
 }
