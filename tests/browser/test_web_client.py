@@ -701,3 +701,32 @@ def test_the_lobby_shows_each_games_seats_and_rules_in_the_pages_language(web, b
     assert fr.page.locator("#games p.rules").evaluate_all("els => els.map(e => e.textContent)") == [
         g["summary"]["fr"] for g in games]
     assert tab.errors == [] and fr.errors == []
+
+
+def test_a_late_answer_for_the_tab_left_does_not_replace_the_tab_chosen(web, browse):
+    c = web.client
+    waiting = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"}}).json()["id"]
+    playing = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"0": "heuristic", "1": "heuristic"},
+                                      "turn_seconds": None, "options": {"target_score": 1000}}).json()["id"]
+    assert c.get(f"/tables/{playing}").json()["status"] == "playing"
+    tab = browse()
+    page = tab.page
+    held = []  # the lobby's first list (Open) is held back until the Playing tab has shown its own
+    page.route("**/tables?status=waiting*", lambda route: held.append(route))
+    page.goto(web.base + "/")
+    page.wait_for_selector("#games li")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_selector(f"#tables li[data-table='{playing}']")
+    with page.expect_response("**/tables?status=waiting*") as late:
+        held[0].continue_()
+    late.value.finished()
+    page.wait_for_timeout(300)  # the page has had the late answer for Open: it must have dropped it
+    assert page.locator(f"#tables li[data-table='{playing}']").count() == 1
+    assert page.locator(f"#tables li[data-table='{waiting}']").count() == 0
+    assert page.get_attribute("#status-tabs [data-status=playing]", "aria-selected") == "true"
+    assert tab.errors == []

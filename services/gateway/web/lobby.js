@@ -151,11 +151,15 @@ function tableItem(info) {
   return li;
 }
 
+let loads = 0;  // the latest loadTables call: an answer to an earlier one (another tab clicked since) is dropped
+
 async function loadTables(more = false) {
   $("tables-error").textContent = "";
   const url = more && next ? next : `/tables?status=${status}&limit=20`;
+  const mine = ++loads;
   try {
     const { data, resp } = await api(url, { raw: true });
+    if (mine !== loads) return;
     const link = resp.headers.get("Link");
     const m = link && /<([^>]+)>;\s*rel="next"/.exec(link);
     next = m ? m[1] : null;
@@ -169,7 +173,7 @@ async function loadTables(more = false) {
     }
     $("more").hidden = !next || (more && !data.length);
   } catch (err) {
-    $("tables-error").textContent = err.message;
+    if (mine === loads) $("tables-error").textContent = err.message;
   }
 }
 
