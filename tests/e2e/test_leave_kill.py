@@ -10,8 +10,10 @@ Two moments, one test each:
   ``TAPIS_CHAOS_KILL_AFTER_APPEND=1`` and SIGKILLs itself right after its
   first append that hands a turn to a bot — the `SeatLeft` of the seat on
   turn — before it enqueues the stand-in's turn or replies;
-* ``before_append``: the worker is SIGSTOPped, the leave waits in its
-  command stream, and the worker is SIGKILLed there, before reading it.
+* ``before_append``: the worker is SIGSTOPped, the leave is queued in
+  the command stream (Redis may hand it to the stopped worker's blocked
+  read: then it is pending for a dead consumer, claimed later), and the
+  worker is SIGKILLed without having processed it.
 
 Then a worker without the hook is started. Whatever the person's client
 got (200, or 504 ``reply_timeout`` and then, calling again, 403
@@ -121,7 +123,7 @@ def test_a_leave_while_its_worker_is_killed_is_applied_once_and_the_stand_in_fin
                                for _id, f in cluster.r.xrevrange(f"tapis:commands:{shard}", count=20))
 
                 procs.wait_until(queued, 10, "the leave queued")
-                cluster.kill("worker0")  # SIGKILL, stopped: it never read the command
+                cluster.kill("worker0")  # SIGKILL, stopped: it never processed the command
                 assert len(read_events(cluster.r, table)) == version_before
                 sender.join(60)
                 first = replies[0] if replies else None
