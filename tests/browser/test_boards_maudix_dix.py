@@ -253,7 +253,7 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
 
 
 #: The whole standard game: the seven contracts in their order (the default of the `contracts` option).
-#: Played in full in CI: about 80 s on this 2-core machine (pytest's own timing, reported in the commit).
+#: Played in full in CI: 80 s on the shared 2-core machine when quiet, up to 116 s under load (pytest --durations).
 CONTRACTS = ["plis", "dames", "tetes", "association", "chasse", "prediction", "maudix"]
 ROUND_TITLES = {"plis": "Les Plis", "dames": "Les Dames", "tetes": "Les Têtes", "association": "L'Association",
                 "chasse": "La Chasse", "prediction": "La Prédiction", "maudix": "Maudix"}
