@@ -157,6 +157,8 @@ class Game(Protocol):
     title: str
     min_players: int
     max_players: int
+    #: Language code (``en``, ``fr``) -> a few sentences on the rules (the lobby's summary).
+    summary: Mapping[str, str]
     strategies: Mapping[str, Strategy]
 
     @property
@@ -282,13 +284,15 @@ class BaseGame:
     through :mod:`shared.snapshot`, and helpers shared by all games.
 
     Subclasses set ``name``, ``title``, ``min_players``, ``max_players``,
-    ``Options`` and ``strategies`` and implement the decider methods.
+    ``summary``, ``Options`` and ``strategies`` and implement the decider methods.
     """
 
     name: str = ""
     title: str = ""
     min_players: int = 1
     max_players: int = 1
+    #: Language code -> a short summary of the rules (each game's ``summary.py``).
+    summary: Mapping[str, str] = {}
     Options: type[BaseModel] = BaseModel
     strategies: Mapping[str, Strategy] = {}
     #: The game's action table (``rules.ACTIONS``): the shapes the services

@@ -39,6 +39,8 @@ class Toy(BaseGame):
     title = "Toy"
     min_players = 1
     max_players = 12
+    summary = {"en": "Add 1 or 2 in turn; reaching the target ends the game.",
+               "fr": "Chacun ajoute 1 ou 2 à son tour ; atteindre la cible termine la partie."}
     Options = ToyOptions
     strategies = {"random": _random, "first": _first}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from services.gateway.schemas import GameInfo
+from services.gateway.schemas import GameInfo, RuleSummary
 from shared.games import available, get_game
 
 router = APIRouter(tags=["games"])
@@ -12,8 +12,9 @@ router = APIRouter(tags=["games"])
 
 @router.get("/games", response_model=list[GameInfo], summary="List games")
 async def list_games() -> list[GameInfo]:
-    """Every game hosted: seat range, the JSON Schema of its table options
-    (with defaults and descriptions) and its bot strategies."""
+    """Every game hosted: seat range, a summary of its rules in English and
+    French, the JSON Schema of its table options (with defaults and
+    descriptions) and its bot strategies."""
     out = []
     for name in available():
         g = get_game(name)
@@ -23,6 +24,7 @@ async def list_games() -> list[GameInfo]:
                 title=g.title,
                 min_players=g.min_players,
                 max_players=g.max_players,
+                summary=RuleSummary.model_validate(dict(g.summary)),
                 options_schema=g.Options.model_json_schema(),
                 strategies=sorted(g.strategies),
             )

@@ -29,6 +29,13 @@ def _seat_key(v: object) -> object:
 SeatKey = Annotated[int, BeforeValidator(_seat_key)]
 
 
+class RuleSummary(BaseModel):
+    """A game's rules in a few sentences (goal, a turn, the end and the scoring), per language."""
+
+    en: str = Field(min_length=1, description="In English.")
+    fr: str = Field(min_length=1, description="In French.")
+
+
 class GameInfo(BaseModel):
     """A game the service hosts."""
 
@@ -36,6 +43,8 @@ class GameInfo(BaseModel):
     title: str = Field(description="Display name.")
     min_players: int
     max_players: int
+    summary: RuleSummary = Field(description="The rules in a few sentences, in English and French (the lobby shows "
+                                 "the one of its language); the full rules are docs/games/<name>.md.")
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options, with defaults.")
     strategies: list[str] = Field(description="Bot strategies available for seats.")
 

@@ -1,7 +1,8 @@
 """The Maudix and DIX boards (games/maudix.js, games/dix.js) in a real
-Chromium: a whole DIX game and a whole two-round Maudix game (the
+Chromium: a whole DIX game, a whole two-round Maudix game (the
 contracts L'Association and La Prédiction: écart, designations, bids, the
-Voleur when a Jack wins) played by clicking only, a heuristic bot in each
+Voleur when a Jack wins) and a whole standard Maudix game (the seven
+contracts, no option) played by clicking only, a heuristic bot in each
 other seat; every page is checked against the table's true state (folded
 from its real events) for cards it may not show, and any console error
 fails the test."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -119,13 +121,29 @@ def click_simultaneous(page, selector: str, gone: str) -> tuple[int, str | None]
     raise AssertionError("the move was never taken")
 
 
-def test_a_whole_maudix_game_through_its_board(web, browse):
-    tab, table = join(web, browse, "maudix", 3, "Ivo", {"contracts": ["association", "prediction"]})
+@dataclass
+class MaudixRun:
+    """What :func:`play_maudix` did: the moves clicked (action types), the
+    écarts picked (cards, recipient), how many pages were checked against
+    the true state for hidden cards, and how many clicks came back stale."""
+
+    done: list[str] = field(default_factory=list)
+    ecarts: list[tuple[list[str], int]] = field(default_factory=list)
+    checks: int = 0
+    spectator_checked: int = 0
+    stale: int = 0
+
+
+def play_maudix(web, browse, tab, table: str, seconds: float, shot: str | None = None) -> MaudixRun:
+    """Play seat 0 of the Maudix ``table`` by clicking only until the game is
+    over (or ``seconds`` have passed), checking the page against the true
+    state for hidden cards whenever it shows the latest version, and a
+    spectator's page once, after seat 0's third card (then the screenshot
+    ``shot``, if named)."""
     page = tab.page
-    done: list[str] = []
-    ecarts: list[tuple[list[str], int]] = []
-    checks = spectator_checked = stale = 0
-    deadline = time.monotonic() + 420
+    run = MaudixRun()
+    done, ecarts = run.done, run.ecarts
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         page.wait_for_function("""() => document.body.dataset.status === 'finished' || document.querySelector(
             '#hand button.card:not([disabled]), #actions [data-action]')""", timeout=60_000)
@@ -135,7 +153,7 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
         if truth is not None:
             game, state, events = truth
             assert page_cards(page, "#hand") == state.hands[0]
-            checks += check_maudix_page(page, state, events, 0) > 0
+            run.checks += check_maudix_page(page, state, events, 0) > 0
         before = page.evaluate("document.body.dataset.version")
         mode = page.get_attribute("#hand", "data-mode")
         if mode == "ecart":
@@ -152,7 +170,7 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
             # a fourth card cannot be picked
             assert page.locator("#hand button.card[aria-pressed=false]:not([disabled])").count() == 0
             retried, to = click_simultaneous(page, "#ecart-to button[data-action=ecart]", "#hand[data-mode=ecart]")
-            stale += retried
+            run.stale += retried
             recipient = int(to or -1)
             assert page.locator("#hand[data-mode=ecart]").count() == 0
             ecarts.append((picked, recipient))
@@ -166,11 +184,11 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
             done.append(button.get_attribute("data-action"))
             if done[-1] == "designate":  # simultaneous too
                 sel = "#actions [data-action=designate]"
-                stale += click_simultaneous(page, sel, sel)[0]
+                run.stale += click_simultaneous(page, sel, sel)[0]
                 continue
             button.click()
         page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
-        if not spectator_checked and done.count("play") == 3:
+        if not run.spectator_checked and done.count("play") == 3:
             # a spectator's page in the middle of the round: not one card of any hand
             spec = browse()
             spec.page.goto(f"{web.base}/play/{table}")
@@ -184,8 +202,19 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
             assert check_maudix_page(spec.page, truth[1], truth[2], None) >= 20
             assert spec.page.locator("#hand").count() == 0
             assert spec.errors == []
-            spectator_checked = 1
-            screenshot(tab, "maudix")  # docs/screenshots/maudix.png: a trick on the table
+            run.spectator_checked = 1
+            if shot:
+                screenshot(tab, shot)
+            spec.page.close()
+    return run
+
+
+def test_a_whole_maudix_game_through_its_board(web, browse):
+    tab, table = join(web, browse, "maudix", 3, "Ivo", {"contracts": ["association", "prediction"]})
+    page = tab.page
+    run = play_maudix(web, browse, tab, table, 420, shot="maudix")  # docs/screenshots/maudix.png: a trick
+    done, ecarts, checks, spectator_checked, stale = (run.done, run.ecarts, run.checks, run.spectator_checked,
+                                                       run.stale)
     assert page.evaluate("document.body.dataset.status") == "finished", done
     page.wait_for_selector("#result table")
     game, state, events = web.truth(table)
@@ -221,6 +250,55 @@ def test_a_whole_maudix_game_through_its_board(web, browse):
     assert "undefined" not in page.inner_text("body")
     # the only console lines allowed: Chromium's note of each stale_version answer (HTTP 409) retried above
     assert [e for e in tab.errors if "status of 409" not in e] == [] and len(tab.errors) == stale
+
+
+#: The whole standard game: the seven contracts in their order (the default of the `contracts` option).
+#: Played in full in CI: 80 s on the shared 2-core machine when quiet, up to 116 s under load (pytest --durations).
+CONTRACTS = ["plis", "dames", "tetes", "association", "chasse", "prediction", "maudix"]
+ROUND_TITLES = {"plis": "Les Plis", "dames": "Les Dames", "tetes": "Les Têtes", "association": "L'Association",
+                "chasse": "La Chasse", "prediction": "La Prédiction", "maudix": "Maudix"}
+
+
+def test_a_whole_standard_maudix_game_through_its_board(web, browse):
+    contracts = CONTRACTS
+    tab, table = join(web, browse, "maudix", 3, "Ugo")  # no option: the standard game
+    page = tab.page
+    assert web.client.get(f"/tables/{table}").json()["options"]["contracts"] == contracts
+    run = play_maudix(web, browse, tab, table, 60 * 60)
+    assert page.evaluate("document.body.dataset.status") == "finished", run.done
+    page.wait_for_selector("#result table")
+    game, state, events = web.truth(table)
+    result = game.result(state)
+    assert result is not None
+    # every contract was played, one round each, in order; the totals are the rounds' points
+    assert [e.data["contract"] for e in events if e.type in ("GameStarted", "RoundDealt")] == contracts
+    assert result.detail["contracts"] == contracts and len(result.detail["rounds"]) == len(contracts)
+    assert list(result.scores) == [sum(r[s] for r in result.detail["rounds"]) for s in range(3)]
+    # the results with places, lowest total first
+    names = ["Ugo", "heuristic bot 1", "heuristic bot 2"]
+    rows = page.locator("#result tbody tr")
+    order = sorted(range(3), key=lambda s: result.places[s])
+    assert [tuple(rows.nth(i).locator("td").all_inner_texts()) for i in range(rows.count())] == [
+        (str(result.places[s]), names[s], str(result.scores[s])) for s in order]
+    assert sorted(result.places) == sorted(1 + sum(t < result.scores[s] for t in result.scores) for s in range(3))
+    # every move a click: an écart a round, 18 cards a round (3 players: 18 tricks), the Voleur's hand-backs
+    done = run.done
+    assert len({e.cmd for e in events if (e.cmd or "").startswith("u0.web-")}) == len(done)
+    assert done.count("ecart") == len(contracts) and len(run.ecarts) == len(contracts)
+    assert done.count("designate") == contracts.count("association")
+    assert done.count("bid") == contracts.count("prediction")
+    assert done.count("play") == 18 * len(contracts) == sum(
+        1 for e in events if e.type == "CardPlayed" and e.seat == 0)
+    assert done.count("give_back") == sum(1 for e in events if e.type == "CardReturned" and e.seat == 0)
+    # the hidden cards were looked for on the page in every round, and once on a spectator's page
+    assert run.checks >= 3 * len(contracts) and run.spectator_checked
+    # the log names every round and its contract
+    log = page.locator("#log li").all_inner_texts()
+    for n, c in enumerate(contracts, 1):
+        assert any(line.startswith(f"Round {n} ({ROUND_TITLES[c]}") for line in log), (n, c)
+    assert "undefined" not in page.inner_text("body") and "NaN" not in page.inner_text("body")
+    # the only console lines allowed: Chromium's note of each stale_version answer (HTTP 409) retried
+    assert [e for e in tab.errors if "status of 409" not in e] == [] and len(tab.errors) == run.stale
 
 
 # ---------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The web client in a real Chromium: a whole Mau Mau game played by
 clicking from the lobby, a reload that keeps the seat, a spectator's page
 that holds no hidden card (checked against the table's true state, folded
-from its real events), and every game's table page (with screenshots in
-docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
+from its real events), every game's table page, and the lobby's games
+with their seat ranges and rules summaries in the page's language (with
+screenshots in docs/screenshots/ when TAPIS_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -651,4 +652,81 @@ def test_the_stream_echo_of_a_move_does_not_redraw_the_moves(web, browse):
     assert len(views) >= 2
     page.wait_for_timeout(300)  # time for a redraw the echo would (wrongly) make
     assert page.evaluate("window.redraws") == 1  # the move's own view, drawn once
+    assert tab.errors == []
+
+
+def test_the_lobby_shows_each_games_seats_and_rules_in_the_pages_language(web, browse, monkeypatch):
+    from shared.games import REGISTRY
+
+    monkeypatch.delitem(REGISTRY, "toy", raising=False)  # the lobby as served: the five games, not the tests' toy
+    games = web.client.get("/games").json()
+    assert [g["name"] for g in games] == ["dix", "maudit_mot_dit", "maudix", "maumau", "mauw"]
+    # an open table (one bot, one free seat) so the lobby shows where to take a seat
+    web.client.post("/tables", json={"game": "maudix", "players": 3, "bots": {"1": "heuristic"}})
+    tab = browse()
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_function("n => document.querySelectorAll('#games li details').length === n", arg=len(games))
+    assert page.locator("#games li").evaluate_all("els => els.map(e => e.dataset.game)") == [g["name"] for g in games]
+    # closed at first: the title and the seat range; a click opens the summary in English
+    assert page.locator("#games details[open]").count() == 0
+    heads = page.locator("#games summary").all_inner_texts()
+    assert heads == [f"{g['title']} — {g['min_players']}–{g['max_players']} players" for g in games]
+    by_name = {g["name"]: g for g in games}
+    assert heads[[g["name"] for g in games].index("maudix")] == "Maudix — 3–12 players"
+    for name in ("maudix", "maumau"):
+        page.click(f"#games li[data-game={name}] summary")
+    assert page.locator("#games details[open] p.rules").all_inner_texts() == [
+        by_name["maudix"]["summary"]["en"], by_name["maumau"]["summary"]["en"]]
+    page.locator("#tables li[data-table] input[name=name]").first.wait_for()
+    screenshot(tab, "lobby")  # docs/screenshots/lobby.png: two games opened, an open table
+    for g in games:
+        if g["name"] not in ("maudix", "maumau"):
+            page.click(f"#games li[data-game={g['name']}] summary")
+    rules = page.locator("#games p.rules")
+    assert rules.all_inner_texts() == [g["summary"]["en"] for g in games]
+    assert all(lang == "en" for lang in rules.evaluate_all("els => els.map(e => e.lang)"))
+    # in French: the same games still open, their French summaries and seat ranges
+    page.select_option("#lang", "fr")
+    page.wait_for_function("() => document.querySelector('#games summary').textContent.includes('joueurs')")
+    assert page.locator("#games details[open]").count() == len(games)
+    assert page.locator("#games p.rules").all_inner_texts() == [g["summary"]["fr"] for g in games]
+    assert page.locator("#games li[data-game=maudix] summary").inner_text() == "Maudix — 3 à 12 joueurs"
+    assert by_name["maudix"]["summary"]["fr"].startswith("Sept manches")
+    assert page.inner_text("#games-h + p.hint") == "Ouvrez un jeu pour lire ses règles en bref."
+    # a French browser gets them in French from the start
+    fr = browse(locale="fr-FR")
+    fr.page.goto(web.base + "/")
+    fr.page.wait_for_function("n => document.querySelectorAll('#games p.rules').length === n", arg=len(games))
+    assert fr.page.locator("#games p.rules").evaluate_all("els => els.map(e => e.textContent)") == [
+        g["summary"]["fr"] for g in games]
+    assert tab.errors == [] and fr.errors == []
+
+
+def test_a_late_answer_for_the_tab_left_does_not_replace_the_tab_chosen(web, browse):
+    c = web.client
+    waiting = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"}}).json()["id"]
+    playing = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"0": "heuristic", "1": "heuristic"},
+                                      "turn_seconds": None, "options": {"target_score": 1000}}).json()["id"]
+    assert c.get(f"/tables/{playing}").json()["status"] == "playing"
+    tab = browse()
+    page = tab.page
+    held = []  # the lobby's first list (Open) is held back until the Playing tab has shown its own
+    page.route("**/tables?status=waiting*", lambda route: held.append(route))
+    page.goto(web.base + "/")
+    page.wait_for_selector("#games li")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    page.click("#status-tabs [data-status=playing]")
+    page.wait_for_selector(f"#tables li[data-table='{playing}']")
+    with page.expect_response("**/tables?status=waiting*") as late:
+        held[0].continue_()
+    late.value.finished()
+    page.wait_for_timeout(300)  # the page has had the late answer for Open: it must have dropped it
+    assert page.locator(f"#tables li[data-table='{playing}']").count() == 1
+    assert page.locator(f"#tables li[data-table='{waiting}']").count() == 0
+    assert page.get_attribute("#status-tabs [data-status=playing]", "aria-selected") == "true"
     assert tab.errors == []

@@ -1,6 +1,6 @@
 // The lobby: games, tables (a page at a time), the create form, taking a seat.
 import { api, saveSeat } from "./api.js";
-import { setupLanguage, t } from "./i18n.js";
+import { lang, setupLanguage, t } from "./i18n.js";
 import { objectForm } from "./schemaform.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,23 +11,31 @@ let next = null;
 
 function game(name) { return games.find((g) => g.name === name); }
 
+/** A game's rules summary in the page's language (`GET /games` gives `en` and `fr`). */
+function summaryOf(g) { return (g.summary && (g.summary[lang] || g.summary.en)) || ""; }
+
 function renderGames() {
   const ul = $("games");
+  const open = new Set([...ul.querySelectorAll("details[open]")].map((d) => d.closest("li").dataset.game));
   ul.replaceChildren();
   for (const g of games) {
     const li = document.createElement("li");
+    li.dataset.game = g.name;
+    const details = document.createElement("details");
+    details.open = open.has(g.name);
+    const head = document.createElement("summary");
     const b = document.createElement("strong");
     b.textContent = g.title;
     const range = document.createElement("span");
+    range.className = "range";
     range.textContent = " — " + t("players_range", g.min_players, g.max_players);
-    li.append(b, range);
-    const summary = g.summary || g.rules_summary || g.description;
-    if (summary) {
-      const p = document.createElement("p");
-      p.className = "summary";
-      p.textContent = summary;
-      li.append(p);
-    }
+    head.append(b, range);
+    const p = document.createElement("p");
+    p.className = "summary rules";
+    p.lang = lang;
+    p.textContent = summaryOf(g);
+    details.append(head, p);
+    li.append(details);
     ul.append(li);
   }
   const sel = $("game");
@@ -44,8 +52,7 @@ function renderCreateForm() {
   players.max = g.max_players;
   const n = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
   players.value = n;
-  $("game-summary").textContent = [t("players_range", g.min_players, g.max_players), g.summary || g.rules_summary || ""]
-    .filter(Boolean).join(" — ");
+  $("game-summary").textContent = t("players_range", g.min_players, g.max_players);
   const bots = $("bots");
   const kept = [...bots.querySelectorAll("select")].map((s) => s.value);
   bots.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("seats") }));
@@ -144,11 +151,15 @@ function tableItem(info) {
   return li;
 }
 
+let loads = 0;  // the latest loadTables call: an answer to an earlier one (another tab clicked since) is dropped
+
 async function loadTables(more = false) {
   $("tables-error").textContent = "";
   const url = more && next ? next : `/tables?status=${status}&limit=20`;
+  const mine = ++loads;
   try {
     const { data, resp } = await api(url, { raw: true });
+    if (mine !== loads) return;
     const link = resp.headers.get("Link");
     const m = link && /<([^>]+)>;\s*rel="next"/.exec(link);
     next = m ? m[1] : null;
@@ -162,7 +173,7 @@ async function loadTables(more = false) {
     }
     $("more").hidden = !next || (more && !data.length);
   } catch (err) {
-    $("tables-error").textContent = err.message;
+    if (mine === loads) $("tables-error").textContent = err.message;
   }
 }
 

@@ -89,6 +89,7 @@ from shared.games.dix.state import Auction as Auction
 from shared.games.dix.state import Debt as Debt
 from shared.games.dix.state import Rules as Rules
 from shared.games.dix.state import Seat as Seat
+from shared.games.dix.summary import SUMMARY
 
 # --------------------------------------------------------------------------
 # Constants and refusal codes (stable; API clients switch on them).
@@ -560,6 +561,7 @@ class DixGame(BaseGame):
 
     name = "dix"
     title = "DIX"
+    summary = SUMMARY
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options

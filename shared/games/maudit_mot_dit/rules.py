@@ -106,6 +106,7 @@ from .state import (
     proposal_cap,
     secret,
 )
+from .summary import SUMMARY
 
 # Phase, Rules and State are named here too: snapshots taken before the state
 # moved to .state name their classes as ``shared.games.maudit_mot_dit.rules:...``.
@@ -549,6 +550,7 @@ class MauditMotDit(BaseGame):
 
     name = views.NAME
     title = "Maudit Mot Dit"
+    summary = SUMMARY
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options

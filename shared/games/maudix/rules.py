@@ -94,6 +94,7 @@ from shared.games.maudix.state import (
     evolve,
     is_over,
 )
+from shared.games.maudix.summary import SUMMARY
 from shared.games.maudix.views import redact, view
 
 # ---------------------------------------------------------------------------
@@ -639,6 +640,7 @@ class Maudix(BaseGame):
 
     name = "maudix"
     title = "Maudix"
+    summary = SUMMARY
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options

@@ -92,6 +92,7 @@ from shared.games.maumau.state import (
     playable_set,
     rules_from,
 )
+from shared.games.maumau.summary import SUMMARY
 
 # ---------------------------------------------------------------------------
 # Constants and refusal codes
@@ -649,6 +650,7 @@ class MauMau(BaseGame):
 
     name = "maumau"
     title = "Mau Mau"
+    summary = SUMMARY
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = Options

@@ -98,6 +98,7 @@ from shared.games.mauw.state import (
     places,
     waiting,
 )
+from shared.games.mauw.summary import SUMMARY
 from shared.games.mauw.views import NAME, redact, view
 
 #: The state classes by the names snapshots taken before the module split
@@ -852,6 +853,7 @@ class Mauw(BaseGame):
 
     name = NAME
     title = "Mauw"
+    summary = SUMMARY
     min_players = 2
     max_players = 6
     Options = Options

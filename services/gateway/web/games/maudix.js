@@ -32,9 +32,9 @@ const W = {
     nobody: "nobody", hidden_choice: "chosen", waiting: "waiting",
     ph: { ecart: "the écart", designate: "designations", bid: "bids", play: "trick play", steal: "the Voleur",
       give_back: "the Voleur hands a card back", over: "the game is over" },
-    contract: { plis: "Les Plis (each trick costs)", dames: "Les Dames (each queen costs)", tetes: "Les Têtes (kings and jacks cost)",
-      association: "L'Association (designate a partner)", chasse: "La Chasse (the king of hearts)",
-      prediction: "La Prédiction (bid your tricks)", maudix: "Maudix (every penalty)" },
+    contract: { plis: "Les Plis (each trick costs)", dames: "Les Dames (each queen costs)", tetes: "Les Têtes (jacks, queens, kings and aces cost)",
+      association: "L'Association (designate a partner)", chasse: "La Chasse (each suit you take nothing of costs)",
+      prediction: "La Prédiction (bid your tricks)", maudix: "Maudix (the tens cost, and taint the next trick)" },
   },
   fr: {
     start: "La partie commence.", dealt: "Manche {0} ({1}) : {2} donne.", ecart_made: "{0} passe un écart à {1}",
@@ -60,9 +60,9 @@ const W = {
     nobody: "personne", hidden_choice: "fait", waiting: "en attente",
     ph: { ecart: "l’écart", designate: "les désignations", bid: "les annonces", play: "le jeu des plis", steal: "le Voleur",
       give_back: "le Voleur rend une carte", over: "la partie est finie" },
-    contract: { plis: "Les Plis (chaque pli coûte)", dames: "Les Dames (chaque dame coûte)", tetes: "Les Têtes (rois et valets coûtent)",
-      association: "L'Association (désigner un partenaire)", chasse: "La Chasse (le roi de cœur)",
-      prediction: "La Prédiction (annoncer ses plis)", maudix: "Maudix (toutes les pénalités)" },
+    contract: { plis: "Les Plis (chaque pli coûte)", dames: "Les Dames (chaque dame coûte)", tetes: "Les Têtes (valets, dames, rois et as coûtent)",
+      association: "L'Association (désigner un partenaire)", chasse: "La Chasse (chaque couleur non prise coûte)",
+      prediction: "La Prédiction (annoncer ses plis)", maudix: "Maudix (les 10 coûtent et contaminent le pli suivant)" },
   },
 };
 const JOKERS = { PIRATE: ["pirate", "pirate_s", "☠"], NAUFRAGE: ["naufrage", "naufrage_s", "⚓"] };
