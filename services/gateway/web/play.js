@@ -50,8 +50,12 @@ async function sendNow(action) {
   for (const k of Object.keys(ui)) delete ui[k];
   try {
     const cid = "web-" + Math.random().toString(36).slice(2) + Date.now().toString(36);
+    // No expected_version: the person's move is their intent, and the
+    // table may have moved on since the view was drawn (a bot's simultaneous
+    // écart, another seat's bid). The server applies it if it is still legal
+    // when it arrives, and refuses it with a clear error otherwise.
     await api(`/tables/${table}/actions`, { method: "POST", token: seat.token,
-      body: { action, expected_version: current.version, command_id: cid } });
+      body: { action, command_id: cid } });
   } catch (err) {
     showError(err.message);
     if (!Object.values(ui).some(Boolean)) Object.assign(ui, picked);
