@@ -7,7 +7,8 @@
 // word, the vote and the Mauvais sort as buttons; the log in words.
 export const title = "Maudit Mot Dit";
 
-const SYMBOLS = { moon: "🌙", sun: "☀️", star: "⭐", heart: "❤️", clover: "🍀", drop: "💧", bolt: "⚡", snowflake: "❄️" };
+// Signs every usual font has (no emoji font needed); the drop is drawn in CSS. The name is always written too.
+const SYMBOLS = { moon: "☾", sun: "☀", star: "★", heart: "♥", clover: "☘", drop: "", bolt: "⚡", snowflake: "❄" };
 
 const W = {
   en: {
@@ -118,7 +119,7 @@ function wordCard(slot, lang, word) {
   c.dataset.symbol = slot.symbol;
   c.setAttribute("role", "img");
   c.setAttribute("aria-label", (word ? `«${word}», ` : "") + slotText(slot, lang));
-  const sym = el("span", "mmd-symbol", SYMBOLS[slot.symbol] || "?");
+  const sym = el("span", `mmd-symbol mmd-${slot.symbol}`, SYMBOLS[slot.symbol] ?? "?");
   sym.setAttribute("aria-hidden", "true");
   c.append(sym);
   if (word) c.append(el("strong", "mmd-text", word));

@@ -30,14 +30,14 @@ const W = {
     turn_of: "{0}'s turn", talon: "Talon: {0} cards", discard: "Discard pile: {0} cards", discard_top: "on top:",
     quiet: "{0} turns without a new Mauw", column: "Column {0}", col_points: "{0} pts", empty: "empty",
     area: "{0} — {1} points", your_area: "{0} (you) — {1} points",
-    chain: "{0} attacks column {2} of {1}: a {3} must be matched", chain_wait: "waiting for {0}", chain_attacks: "attack cards played: {0}",
+    chain: "{0} attacks column {2} of {1}", chain_card: "attack card:", chain_value: "a {0} (or a Joker) answers it", chain_wait: "waiting for {0}", chain_attacks: "attack cards played: {0}",
     hand: "Your hand", play_title: "Click a card to play it.", chain_title: "Reply with an identical card (or a Joker), or give up.",
     dead_title: "No card of your hand can be played.",
     where: "Where does {0} go?", as_title: "What does the Joker stand for?", place_title: "Where do the winnings go?",
     on_col: "{0}: column {1} of {2}", on_own: "{0}: your column {1}", place_on: "Your column {0}",
     mv: { reinforce: "Reinforce", associate: "Associate", block: "Block", unblock: "Unblock", attack: "Attack" },
     defend: "Defend with {0}", continue: "Attack again with {0}", give_up: "Give up", discard_hand: "Discard my hand",
-    cancel: "Cancel", picked: "Picked: {0}",
+    cancel: "Cancel", picked: "Picked: {0}", here: "Here",
   },
   fr: {
     colour: { R: "rouge", Y: "jaune", G: "vert", B: "bleu" }, colour_short: { R: "rou", Y: "jau", G: "ver", B: "ble" },
@@ -61,14 +61,14 @@ const W = {
     turn_of: "Tour de {0}", talon: "Pioche : {0} cartes", discard: "Défausse : {0} cartes", discard_top: "dessus :",
     quiet: "{0} tours sans nouveau Mauw", column: "Colonne {0}", col_points: "{0} pts", empty: "vide",
     area: "{0} — {1} points", your_area: "{0} (vous) — {1} points",
-    chain: "{0} attaque la colonne {2} de {1} : il faut un {3}", chain_wait: "on attend {0}", chain_attacks: "cartes d’attaque jouées : {0}",
+    chain: "{0} attaque la colonne {2} de {1}", chain_card: "carte d’attaque :", chain_value: "un {0} (ou un Joker) y répond", chain_wait: "on attend {0}", chain_attacks: "cartes d’attaque jouées : {0}",
     hand: "Votre main", play_title: "Cliquez une carte pour la jouer.", chain_title: "Répondez avec une carte identique (ou un Joker), ou abandonnez.",
     dead_title: "Aucune carte de votre main ne peut être jouée.",
     where: "Où poser {0} ?", as_title: "Que représente le Joker ?", place_title: "Où poser ce que vous gagnez ?",
     on_col: "{0} : colonne {1} de {2}", on_own: "{0} : votre colonne {1}", place_on: "Votre colonne {0}",
     mv: { reinforce: "Renforcer", associate: "Associer", block: "Bloquer", unblock: "Débloquer", attack: "Attaquer" },
     defend: "Se défendre avec {0}", continue: "Attaquer encore avec {0}", give_up: "Abandonner", discard_hand: "Défausser ma main",
-    cancel: "Annuler", picked: "Choisie : {0}",
+    cancel: "Annuler", picked: "Choisie : {0}", here: "Ici",
   },
 };
 
@@ -192,15 +192,16 @@ export function renderBoard(view, ctx) {
     box.append(d);
   }
   if (view.chain) {
+    // the attack card lies on the target (view.areas shows the target as the column's top)
     const ch = view.chain;
     const q = document.createElement("p");
     q.id = "chain";
-    const target = view.areas[ch.defender]?.[ch.column]?.top;
-    const bits2 = [w(L, "chain", seatName(names, ch.attacker), seatName(names, ch.defender), ch.column + 1,
-      target ? short(target, L) : ch.value)];
-    if (ch.waiting !== null && ch.waiting !== undefined) bits2.push(w(L, "chain_wait", seatName(names, ch.waiting)));
-    bits2.push(w(L, "chain_attacks", ch.attacks));
-    q.textContent = bits2.join(" · ");
+    q.append(w(L, "chain", seatName(names, ch.attacker), seatName(names, ch.defender), ch.column + 1));
+    if (ch.card) q.append(` · ${w(L, "chain_card")} `, card(ch.card, L));
+    const rest = [w(L, "chain_value", short(ch.value, L))];
+    if (ch.waiting !== null && ch.waiting !== undefined) rest.push(w(L, "chain_wait", seatName(names, ch.waiting)));
+    rest.push(w(L, "chain_attacks", ch.attacks));
+    q.append(" · " + rest.join(" · "));
     box.append(q);
   }
   const areas = document.createElement("div");
@@ -301,7 +302,17 @@ function playPicker(view, plays, ctx) {
   if (!ui.target) {
     for (const t of targets) {
       const [player, column] = t.split(":").map(Number);
-      div.append(stepButton(targetText(view, ctx, player, column), "target", t, ctx));
+      const text = targetText(view, ctx, player, column);
+      div.append(stepButton(text, "target", t, ctx));
+      // the same choice on the board: a button in the column itself (the board is drawn before the moves)
+      const col = document.querySelector(`#board .mauw-col[data-player="${player}"][data-column="${column}"]`);
+      if (col) {
+        const here = stepButton(w(L, "here"), "target", t, ctx);
+        here.classList.add("mauw-here");
+        here.setAttribute("aria-label", text);
+        col.classList.add("target");
+        col.append(here);
+      }
     }
   } else {
     left = left.filter((a) => `${a.player}:${a.column}` === ui.target);
