@@ -83,6 +83,13 @@ def log_caught_up(page, events) -> None:
         "n => [...document.querySelectorAll('#log li')].some(li => Number(li.dataset.version) === n)", arg=len(events))
 
 
+def fits_a_phone(tab) -> bool:
+    """Whether the page, at a phone's width, is no wider than the screen."""
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.page.wait_for_timeout(100)
+    return tab.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def wait_for_spectator(web, spec, table: str):
     """(game, state, events) once a spectator's page shows the table's latest version."""
     for _ in range(100):
@@ -226,6 +233,7 @@ def test_a_whole_mauw_game_through_its_board(web, browse):
             check_mauw_page(spec.page, state, None)
             assert spec.page.locator("#board [data-card=MAUW]").count() == sum(
                 len(c.mauw) for a in state.areas for c in a)
+            assert fits_a_phone(spec)
             assert spec.errors == []
             spectator_checked = True
             screenshot(tab, "mauw")  # docs/screenshots/mauw.png: the columns in the middle of a game
@@ -352,6 +360,7 @@ def test_a_whole_maudit_mot_dit_game_typed_through_its_board(web, browse):
                 _game, s2, _events = wait_for_spectator(web, spec, table)
                 assert check_mmd_page(spec.page, s2, None)
                 assert spec.page.locator("#clue-form, #propose-form, #candidates").count() == 0
+                assert fits_a_phone(spec)
                 assert spec.errors == []
                 spectator_checked = True
             # a word the game refuses first: the page says why, the person types another

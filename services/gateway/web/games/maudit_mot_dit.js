@@ -262,6 +262,7 @@ function textForm(type, choice, labelKey, sendKey, ctx, extra = []) {
   input.type = "text";
   input.name = "word";
   input.id = `${type}-word`;
+  input.size = 12; // a small intrinsic width: the box grows with the line (CSS), and fits a phone
   input.autocomplete = "off";
   input.spellcheck = false;
   input.required = true;
