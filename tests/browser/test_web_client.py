@@ -53,6 +53,11 @@ def screenshot(tab, name: str) -> None:
         tab.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+#: The class of each game's board element.
+BOARD = {"maumau": "moves", "maudix": "maudix-board", "dix": "dix-board", "mauw": "mauw-board",
+         "maudit_mot_dit": "mmd-board"}
+
+
 def create_maumau_from_lobby(web, tab, *, name: str, hand_size: int, target: int) -> str:
     """Open the lobby, create a 3-seat Mau Mau table (seat 1 a person,
     two heuristic bots, no turn clock) with the form, take the free seat
@@ -331,15 +336,10 @@ def test_every_game_table_page(web, browse, game):
     if isinstance(v["view"].get("hand"), list):
         shown = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
         assert shown == v["view"]["hand"]
-    if game in ("mauw", "maudit_mot_dit"):  # the generic page: one button per legal action, a form for many
-        # combinations (Mau Mau, Maudix and DIX have their own boards: test_boards_maudix_dix.py)
-        legal = v["legal_actions"]
-        combos = {a["type"] for a in legal if sum(b["type"] == a["type"] for b in legal) > 12
-                  and any(isinstance(x, list) for x in a.values())}
-        assert page.locator("#actions .moves button").count() == sum(a["type"] not in combos for a in legal)
-        assert page.locator("#actions form[data-combo]").evaluate_all("els => els.map(e => e.dataset.combo)") == sorted(
-            combos)
-    if game not in ("maudix", "dix"):  # theirs are taken in the middle of a game (test_boards_maudix_dix.py)
+    # every game has its own board (test_boards_maudix_dix.py, test_boards_mauw_mmd.py), not the generic page
+    assert page.locator("#board .generic").count() == 0
+    assert page.locator(f"#board > .{BOARD[game]}").count() == 1
+    if game == "maumau":  # the others are taken in the middle of a game by their board tests
         screenshot(tab, game)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
     page.wait_for_timeout(100)
@@ -371,6 +371,10 @@ def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
         assert tab.errors == []
 
 
+#: A game module that is the generic one (what a game without its own board gets).
+GENERIC_MODULE = 'export * from "./generic.js";\nexport const title = "{title}";\n'
+
+
 @pytest.mark.parametrize("game", ["mauw"])
 def test_a_whole_game_through_the_generic_page(web, browse, game):
     c = web.client
@@ -378,10 +382,24 @@ def test_a_whole_game_through_the_generic_page(web, browse, game):
                                     "turn_seconds": None}).json()["id"]
     tab = browse()
     page = tab.page
+    # every game has its own board now: the page is given the generic module in its place
+    page.route(f"**/static/games/{game}.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=GENERIC_MODULE.format(title=game)))
     page.goto(f"{web.base}/play/{table}")
     page.fill("#join-name", "Flo")
     page.click("#join-form button[type=submit]")
     page.wait_for_selector("#actions [data-action]")
+    assert page.locator("#board .generic").count() == 1
+    # one button per legal action, one form of checkboxes for many combinations of cards
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tapis.seat.{table}')).token")
+    auth = {"Authorization": f"Bearer {token}"}
+    v = caught_up(page, c, table, auth)
+    legal = v["legal_actions"]
+    combos = {a["type"] for a in legal if sum(b["type"] == a["type"] for b in legal) > 12
+              and any(isinstance(x, list) for x in a.values())}
+    assert page.locator("#actions .moves button").count() == sum(a["type"] not in combos for a in legal) > 0
+    assert page.locator("#actions form[data-combo]").evaluate_all("els => els.map(e => e.dataset.combo)") == sorted(
+        combos)
     moves = 0
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
