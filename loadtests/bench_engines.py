@@ -1,6 +1,6 @@
 """Tapis' engines against peers, side by side in one process (issue 14).
 
-    python loadtests/bench_engines.py [--rounds 10] [--games 20] [--folds 200]
+    python loadtests/bench_engines.py [--rounds 10] [--actions 20000] [--folds 200]
 
 Random playouts, counted the same way on every engine: an **action** is one
 move of a player through the engine's public API — its legal actions
@@ -20,8 +20,8 @@ listed, one chosen uniformly at random (``random.Random``), applied:
 
 Rates are actions per CPU second of this process (``time.process_time``),
 which holds better than wall time on a shared machine. The engines run in
-``--rounds`` rounds of ``--games`` games each, the order rotated every
-round, so that the machine's drift hits every engine alike; the table sums
+``--rounds`` rounds; in each, every engine plays whole games until it has
+played ``--actions`` actions, the order rotated every round, so that the machine's drift hits every engine alike; the table sums
 the rounds. Each Tapis engine is set beside its peer (Mau Mau / RLCard
 UNO, Maudix / OpenSpiel hearts); DIX and Mauw have none here.
 
@@ -145,24 +145,25 @@ def engines() -> list[Engine]:
     return out
 
 
-def run(rounds: int, games: int) -> list[Engine]:
-    """Play ``rounds`` rounds of ``games`` games per engine, the engines'
-    order rotated each round; returns the engines with their totals."""
+def run(rounds: int, actions: int) -> list[Engine]:
+    """Play ``rounds`` rounds, each engine in turn playing whole games
+    (seeds 0, 1, 2... per engine) until it has played ``actions`` actions
+    in the round, the engines' order rotated each round; returns the
+    engines with their totals."""
     table = engines()
     clock = time.process_time
-    seed = 0
     for r in range(rounds):
         order = table[r % len(table):] + table[: r % len(table)]
         for eng in order:
-            playout = eng.playout
-            t0 = clock()
+            playout, seed = eng.playout, eng.games
             n = 0
-            for g in range(games):
-                n += playout(seed + g)
+            t0 = clock()
+            while n < actions:
+                n += playout(seed)
+                seed += 1
             eng.cpu += clock() - t0
             eng.actions += n
-            eng.games += games
-        seed += games
+            eng.games = seed
     return table
 
 
@@ -208,13 +209,13 @@ def main(argv: list[str] | None = None) -> str:
     """Run the bench, print the table and return it."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--games", type=int, default=20, help="games per engine per round")
+    ap.add_argument("--actions", type=int, default=20_000, help="actions per engine per round (whole games)")
     ap.add_argument("--folds", type=int, default=200)
     a = ap.parse_args(argv)
-    table = run(a.rounds, a.games)
+    table = run(a.rounds, a.actions)
     fold_ms, fold_events = maudix_fold_ms(folds=a.folds)
     out = render(table, fold_ms, fold_events)
-    print(f"random playouts, {a.rounds} rounds x {a.games} games per engine, interleaved")
+    print(f"random playouts, {a.rounds} rounds of >= {a.actions:,} actions per engine, interleaved")
     print(out)
     return out
 

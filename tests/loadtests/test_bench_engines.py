@@ -23,7 +23,7 @@ PEERS = {
 
 @pytest.fixture(scope="module")
 def table() -> list[bench.Engine]:
-    return bench.run(rounds=2, games=1)
+    return bench.run(rounds=2, actions=1)  # one game per engine and round
 
 
 def test_one_row_per_engine_each_with_its_games(table: list[bench.Engine]) -> None:

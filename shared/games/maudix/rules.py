@@ -58,7 +58,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -344,10 +344,60 @@ def _decide_ecart(st: State, seat: int, action: Mapping[str, Any], rng: random.R
     return events
 
 
+class EcartActions(Sequence[dict]):
+    """Every écart ``seat`` may send: each distinct 3-card combination of
+    its hand (in the hand's order) with each allowed recipient, combination
+    by combination, as ``[{"type": "ecart", "cards": [...], "to": r}, ...]``.
+
+    A sequence that builds an action when it is read: a 13-card hand has
+    286 combinations, up to 858 actions with three recipients, and a random
+    playout reads one of them (``rng.choice``).  Reading every item gives
+    the list the listing would be; equal to that list."""
+
+    __slots__ = ("_combos", "_recips")
+
+    def __init__(self, hand: Sequence[str], recipients: list[int]) -> None:
+        self._combos = list(dict.fromkeys(combinations(hand, ECART_SIZE)))
+        self._recips = recipients
+
+    def __len__(self) -> int:
+        return len(self._combos) * len(self._recips)
+
+    @overload
+    def __getitem__(self, i: int) -> dict: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict]: ...
+
+    def __getitem__(self, i: int | slice) -> dict | list[dict]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        size = len(self)
+        if i < 0:
+            i += size
+        if not 0 <= i < size:
+            raise IndexError("écart index out of range")
+        combo, r = divmod(i, len(self._recips))
+        return {"type": "ecart", "cards": list(self._combos[combo]), "to": self._recips[r]}
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, EcartActions)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"EcartActions({list(self)!r})"
+
+
 def _legal_ecart(st: State, seat: int) -> list[dict]:
-    recips = ecart_recipients(st.n, st.ecart_to, seat)
-    combos = list(dict.fromkeys(combinations(st.hands[seat], ECART_SIZE)))
-    return [{"type": "ecart", "cards": list(cs), "to": r} for cs in combos for r in recips]
+    return list(ecart_actions(st, seat))
+
+
+def ecart_actions(st: State, seat: int) -> EcartActions:
+    """The écarts of ``seat``, read on demand (what ``legal_actions`` returns in the écart phase)."""
+    return EcartActions(st.hands[seat], ecart_recipients(st.n, st.ecart_to, seat))
 
 
 def _decide_designate(st: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -582,14 +632,17 @@ def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Rando
     return dispatch(ACTIONS, state, seat, action, rng)
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> Sequence[dict]:
     """Every action ``seat`` may send now, in the shapes ``decide`` accepts
-    (docs/games/maudix.md, "Actions"); ``[]`` when not awaited."""
+    (docs/games/maudix.md, "Actions"); ``[]`` when not awaited.  A list,
+    except the écart's: an :class:`EcartActions`, read on demand."""
     ph = state.phase
     if ph is Phase.PLAY:  # the hot path: one type, for the seat on turn
         return _legal_play(state, seat) if seat == state.turn else []
     if seat not in awaiting(state):
         return []
+    if ph is Phase.ECART:  # up to 858 actions: listed on demand
+        return ecart_actions(state, seat)
     return listing(LISTERS[ph], state, seat)
 
 
@@ -606,7 +659,7 @@ def choices(state: State, seat: int) -> list[dict]:
              "hint": "Choose 3 cards of your hand to pass and the opponent (to) who gets them."}]
 
 
-def client_actions(state: State, seat: int) -> tuple[list[dict], list[dict]]:
+def client_actions(state: State, seat: int) -> tuple[Sequence[dict], list[dict]]:
     """:func:`shared.engine.client_actions` without enumerating the écart
     first: in the écart phase nothing else is open."""
     ch = choices(state, seat)
