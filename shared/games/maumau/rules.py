@@ -579,6 +579,8 @@ OFF_TURN: tuple[str, ...] = ("callout",)
 #: Their ``legal`` handlers (what legal_actions walks).
 LISTERS = listers(ACTIONS, OPEN)
 OFF_TURN_LISTERS = listers(ACTIONS, {None: OFF_TURN})[None]
+#: Action type -> its ``decide`` handler (what ``decide`` calls).
+DECIDERS = {kind: rule.decide for kind, rule in ACTIONS.items()}
 
 # ---------------------------------------------------------------------------
 # decide and legal_actions
@@ -593,9 +595,15 @@ def decide(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -
     and the rule codes listed in :data:`CODES` (see each action's rule)."""
     if s.phase is OVER:
         raise IllegalAction(GAME_OVER, "the game is over")
-    if seat != s.turn and (type(action) is dict or isinstance(action, Mapping)) and action.get("type") in ON_TURN_TYPES:
+    if type(action) is not dict and not isinstance(action, Mapping):
+        return dispatch(ACTIONS, s, seat, action, rng)  # refuses it (bad_action)
+    kind = action.get("type")
+    if seat != s.turn and kind in ON_TURN_TYPES:
         raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
-    return dispatch(ACTIONS, s, seat, action, rng)
+    decider = DECIDERS.get(kind) if type(kind) is str else None
+    if decider is None:
+        return dispatch(ACTIONS, s, seat, action, rng)  # refuses it (bad_action, naming the types)
+    return decider(s, seat, action, rng)
 
 
 def legal_actions(s: State, seat: int) -> list[dict]:
