@@ -21,9 +21,10 @@ listed, one chosen uniformly at random (``random.Random``), applied:
 Rates are actions per CPU second of this process (``time.process_time``),
 which holds better than wall time on a shared machine. The engines run in
 ``--rounds`` rounds; in each, every engine plays whole games until it has
-played ``--actions`` actions, the order rotated every round, so that the machine's drift hits every engine alike; the table sums
-the rounds. Each Tapis engine is set beside its peer (Mau Mau / RLCard
-UNO, Maudix / OpenSpiel hearts); DIX and Mauw have none here.
+played ``--actions`` actions, the order rotated every round, so that the
+machine's drift hits every engine alike; the table sums the rounds.
+Each Tapis engine is set beside its peer (Mau Mau / RLCard UNO, Maudix /
+OpenSpiel hearts); DIX and Mauw have none here.
 
 Last line: the median time to rebuild (``fold``) a finished 4-player
 Maudix game from its events, over ``--folds`` rebuilds of 10 games.
