@@ -76,12 +76,17 @@ ALL_SUITED: frozenset[str] = frozenset(RANK)
 
 def deck52() -> list[str]:
     """A fresh, ordered 52-card French deck (suit-major: spades first)."""
-    return [card(r, s) for s in SUITS for r in RANKS_52]
+    return list(_DECK52)
 
 
 def deck32() -> list[str]:
     """A fresh, ordered 32-card Skat deck: 7 to ace in each suit."""
-    return [card(r, s) for s in SUITS for r in RANKS_32]
+    return list(_DECK32)
+
+
+#: The two decks' codes in order, built once (every game start copies one).
+_DECK52: tuple[str, ...] = tuple(card(r, s) for s in SUITS for r in RANKS_52)
+_DECK32: tuple[str, ...] = tuple(card(r, s) for s in SUITS for r in RANKS_32)
 
 
 def shoe(decks: int = 1, *, short: bool = False, jokers: Iterable[str] = ()) -> list[str]:

@@ -20,7 +20,9 @@ The services only ever talk to games through this protocol:
   ``awaiting``.
 * ``legal_actions(state, seat) -> list[dict]`` — JSON-ready actions, every
   one enumerated (bots and :func:`play` pick from these); a free-text
-  action may stand there as a placeholder (an empty ``word``).
+  action may stand there as a placeholder (an empty ``word``).  A list,
+  or for a long enumeration a sequence that builds each action when it is
+  read (Maudix's écart: up to 858 actions); ``list()`` of it is JSON-ready.
 * ``choices(state, seat) -> list[dict]`` — the actions of ``seat`` that are
   combinations or free text, each described as ``{"type", "schema" (JSON
   Schema of the whole action), "hint"}`` instead of enumerated (default:

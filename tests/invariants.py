@@ -60,7 +60,7 @@ def _checked(strategy: Callable, players: int) -> Callable:
 
         def with_feed(view, legal, rng, feed):
             json.dumps(view)
-            json.dumps(legal)
+            json.dumps(list(legal))  # a sequence of JSON-ready actions (Maudix's écart: read on demand)
             check_seats(view, players)
             return strategy(view, legal, rng, feed=feed)
 
@@ -68,7 +68,7 @@ def _checked(strategy: Callable, players: int) -> Callable:
 
     def checked(view, legal, rng):
         json.dumps(view)
-        json.dumps(legal)
+        json.dumps(list(legal))
         check_seats(view, players)
         return strategy(view, legal, rng)
 

@@ -58,7 +58,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Literal
+from math import comb
+from typing import Any, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,7 +73,6 @@ from shared.engine import (
     IllegalAction,
     Strategy,
     card_schema,
-    dispatch,
     listers,
     listing,
     places_from,
@@ -80,13 +80,17 @@ from shared.engine import (
 from shared.events import Event
 from shared.games.maudix.scoring import result, round_points
 from shared.games.maudix.state import (
+    BID,
     CARD_ORDER,
     CARD_RANK,
     CARD_SUIT,
     CONTRACT_ORDER,
+    ECART,
     JOKERS,
+    MAUDIX_CONTRACT,
+    OVER,
     PIRATE,
-    Contract,
+    PLAY,
     Phase,
     State,
     awaiting,
@@ -160,7 +164,11 @@ class Options(BaseModel):
 
 def deck_for(players: int) -> list[str]:
     """The unshuffled cards for ``players``: one 54-card deck up to 6, two from 7 (§02)."""
-    return shoe(1 if players <= 6 else 2, jokers=JOKERS)
+    return list(_DECKS[players > 6])
+
+
+#: The unshuffled one-deck and two-deck shoes (built once: a round deals from a copy).
+_DECKS: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(shoe(1, jokers=JOKERS)), tuple(shoe(2, jokers=JOKERS)))
 
 
 def hand_size(players: int) -> int:
@@ -203,18 +211,20 @@ def trick_winner(trick: Sequence[tuple[int, str]]) -> int:
     played wins.  Example: 10♣, K♣, 4♠, A♣ → index 2 (the 4♠).
     """
     led = led_suit_of(trick)
-    best_i, best_key = 0, (-1, -1)
+    best_i, best_key = 0, -1
     for i, (_, c) in enumerate(trick):
+        # One number per card: a Pirate 300 + its place, a spade 200 + rank,
+        # a card of the led suit 100 + rank, anything else (a Naufragé) 0.
         if c == PIRATE:
-            key = (3, i)
+            key = 300 + i
         else:
             s = CARD_SUIT[c]
             if s == "S":
-                key = (2, CARD_RANK[c])
+                key = 200 + CARD_RANK[c]
             elif s is not None and s == led:
-                key = (1, CARD_RANK[c])
+                key = 100 + CARD_RANK[c]
             else:
-                key = (0, 0)
+                key = 0
         if key > best_key:
             best_i, best_key = i, key
     return best_i
@@ -345,10 +355,90 @@ def _decide_ecart(st: State, seat: int, action: Mapping[str, Any], rng: random.R
     return events
 
 
+class EcartActions(Sequence[dict]):
+    """Every écart ``seat`` may send: each distinct 3-card combination of
+    its hand (in the order of ``itertools.combinations``) with each allowed
+    recipient, combination by combination, as ``[{"type": "ecart",
+    "cards": [...], "to": r}, ...]``.
+
+    A sequence that builds an action when it is read: a 13-card hand has
+    286 combinations, up to 858 actions with three recipients, and a random
+    playout reads one of them (``rng.choice``).  Reading every item gives
+    the list the listing would be; equal to that list.  A hand without a
+    card held twice (one deck, up to 6 players) is not even enumerated: the
+    i-th combination is computed (:func:`nth_combination`)."""
+
+    __slots__ = ("_hand", "_combos", "_count", "_recips")
+
+    def __init__(self, hand: Sequence[str], recipients: list[int]) -> None:
+        self._hand = tuple(hand)
+        self._recips = recipients
+        if len(set(hand)) == len(hand):
+            self._combos: list[tuple[str, ...]] | None = None
+            self._count = comb(len(hand), ECART_SIZE)
+        else:  # two decks: the same three cards may come twice
+            self._combos = list(dict.fromkeys(combinations(hand, ECART_SIZE)))
+            self._count = len(self._combos)
+
+    def __len__(self) -> int:
+        return self._count * len(self._recips)
+
+    @overload
+    def __getitem__(self, i: int) -> dict: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict]: ...
+
+    def __getitem__(self, i: int | slice) -> dict | list[dict]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        size = len(self)
+        if i < 0:
+            i += size
+        if not 0 <= i < size:
+            raise IndexError("écart index out of range")
+        k, r = divmod(i, len(self._recips))
+        cards = self._combos[k] if self._combos is not None else nth_combination(self._hand, ECART_SIZE, k)
+        return {"type": "ecart", "cards": list(cards), "to": self._recips[r]}
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, EcartActions)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"EcartActions({list(self)!r})"
+
+
+def nth_combination(items: Sequence[str], size: int, index: int) -> tuple[str, ...]:
+    """The ``index``-th ``size``-combination of ``items`` in the order of
+    ``itertools.combinations`` (``list(combinations(items, size))[index]``,
+    without listing them): walk the items, skipping each block of
+    combinations that starts with an item not chosen."""
+    out: list[str] = []
+    left = len(items)
+    for item in items:
+        if size == 0:
+            break
+        left -= 1
+        starting_here = comb(left, size - 1)  # combinations that take this item next
+        if index < starting_here:
+            out.append(item)
+            size -= 1
+        else:
+            index -= starting_here
+    return tuple(out)
+
+
 def _legal_ecart(st: State, seat: int) -> list[dict]:
-    recips = ecart_recipients(st.n, st.ecart_to, seat)
-    combos = list(dict.fromkeys(combinations(st.hands[seat], ECART_SIZE)))
-    return [{"type": "ecart", "cards": list(cs), "to": r} for cs in combos for r in recips]
+    return list(ecart_actions(st, seat))
+
+
+def ecart_actions(st: State, seat: int) -> EcartActions:
+    """The écarts of ``seat``, read on demand (what ``legal_actions`` returns in the écart phase)."""
+    return EcartActions(st.hands[seat], ecart_recipients(st.n, st.ecart_to, seat))
 
 
 def _decide_designate(st: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -428,7 +518,7 @@ def _round_end(st: State, winner: int, trick: list[tuple[int, str]], rng: random
     tricks = list(st.tricks_won)
     tricks[winner] += 1
     contamination = list(st.contamination)
-    if st.contract is Contract.MAUDIX:
+    if st.contract is MAUDIX_CONTRACT:
         contamination[winner] += 5 * st.pending_tens
     pts = round_points(
         st.contract,
@@ -461,7 +551,7 @@ def _round_end(st: State, winner: int, trick: list[tuple[int, str]], rng: random
 
 def _legal_play(st: State, seat: int) -> list[dict]:
     cards = playable(st.hands[seat], st.led)
-    if len(cards) > 1:
+    if st.n > 6 and len(cards) > 1:  # two decks from 7 players: a card may be held twice
         cards = list(dict.fromkeys(cards))
     return [{"type": "play", "card": c} for c in cards]
 
@@ -558,6 +648,8 @@ OPEN: dict[Phase, tuple[str, ...]] = {
 }
 #: Their ``legal`` handlers, per phase (what legal_actions walks).
 LISTERS = listers(ACTIONS, OPEN)
+#: Action type -> its ``decide`` handler (what ``decide`` calls once the type is open).
+DECIDERS = {kind: rule.decide for kind, rule in ACTIONS.items()}
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -568,29 +660,35 @@ def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Rando
     another phase), then the action's own codes (docs/games/maudix.md,
     "Refusal codes").  Never mutates ``state``.
     """
-    if is_over(state):
+    ph = state.phase
+    if ph is PLAY or ph is BID:  # the seat on turn only (awaiting, without its set)
+        if seat != state.turn:
+            raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+    elif ph is OVER:
         raise IllegalAction(GAME_OVER, "the game is over")
-    if seat not in awaiting(state):
+    elif seat not in awaiting(state):
         raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise _bad("an action is a JSON object with a 'type'")
     kind = action.get("type")
-    if kind not in OPEN[state.phase]:
+    if kind not in OPEN[ph]:
         if type(kind) is str and kind in ACTIONS:
-            phase = state.phase.value
-            raise IllegalAction(WRONG_PHASE, f"'{kind}' is not possible now: the table is in the {phase} phase")
+            raise IllegalAction(WRONG_PHASE, f"'{kind}' is not possible now: the table is in the {ph.value} phase")
         raise _bad(f"unknown action type {kind!r}")
-    return dispatch(ACTIONS, state, seat, action, rng)
+    return DECIDERS[kind](state, seat, action, rng)
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> Sequence[dict]:
     """Every action ``seat`` may send now, in the shapes ``decide`` accepts
-    (docs/games/maudix.md, "Actions"); ``[]`` when not awaited."""
+    (docs/games/maudix.md, "Actions"); ``[]`` when not awaited.  A list,
+    except the écart's: an :class:`EcartActions`, read on demand."""
     ph = state.phase
-    if ph is Phase.PLAY:  # the hot path: one type, for the seat on turn
+    if ph is PLAY:  # the hot path: one type, for the seat on turn
         return _legal_play(state, seat) if seat == state.turn else []
     if seat not in awaiting(state):
         return []
+    if ph is ECART:  # up to 858 actions: listed on demand
+        return ecart_actions(state, seat)
     return listing(LISTERS[ph], state, seat)
 
 
@@ -599,7 +697,7 @@ def choices(state: State, seat: int) -> list[dict]:
     combination of the hand times every recipient): ``[{"type": "ecart",
     "schema", "hint"}]`` while ``seat`` has its écart to send, else ``[]``
     (docs/games/maudix.md, "Actions")."""
-    if state.phase is not Phase.ECART or seat not in awaiting(state):
+    if state.phase is not ECART or seat not in awaiting(state):
         return []
     recips = ecart_recipients(state.n, state.ecart_to, seat)
     schema = card_schema("ecart", state.hands[seat], ECART_SIZE, {"to": {"enum": recips}})
@@ -607,7 +705,7 @@ def choices(state: State, seat: int) -> list[dict]:
              "hint": "Choose 3 cards of your hand to pass and the opponent (to) who gets them."}]
 
 
-def client_actions(state: State, seat: int) -> tuple[list[dict], list[dict]]:
+def client_actions(state: State, seat: int) -> tuple[Sequence[dict], list[dict]]:
     """:func:`shared.engine.client_actions` without enumerating the écart
     first: in the écart phase nothing else is open."""
     ch = choices(state, seat)

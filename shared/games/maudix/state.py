@@ -74,6 +74,15 @@ class Phase(FastEnum):
     OVER = "over"  # the game is finished
 
 
+#: The phases (and the Maudix contract) as plain module names, for the code
+#: run on every action: on Python 3.11 reading a member off an Enum class
+#: (``Phase.PLAY``) goes through ``EnumType.__getattr__``'s slow attribute
+#: hook, ~300 ns against ~20 ns for a module global.
+ECART, DESIGNATE, BID, PLAY = Phase.ECART, Phase.DESIGNATE, Phase.BID, Phase.PLAY
+STEAL, GIVE_BACK, OVER = Phase.STEAL, Phase.GIVE_BACK, Phase.OVER
+MAUDIX_CONTRACT = Contract.MAUDIX
+
+
 # ---------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------
@@ -137,28 +146,32 @@ class State:
 # ---------------------------------------------------------------------------
 
 
+#: ``ALONE[seat] == frozenset((seat,))``, built once (12 seats at most).
+ALONE: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(12))
+
+
 def awaiting(state: State) -> frozenset[int]:
     """Seats that may act: all who have not sent their écart / designation;
     the bidder or player whose turn it is; the thief."""
     ph = state.phase
-    if ph is Phase.PLAY or ph is Phase.BID:
+    if ph is PLAY or ph is BID:
         turn = state.turn
         assert turn is not None  # someone is on turn through the bidding and the play
-        return frozenset((turn,))
-    if ph is Phase.ECART:
+        return ALONE[turn]
+    if ph is ECART:
         return frozenset(s for s, t in enumerate(state.ecart_to) if t is None)
-    if ph is Phase.DESIGNATE:
+    if ph is DESIGNATE:
         return frozenset(s for s, t in enumerate(state.designations) if t is None)
-    if ph is Phase.STEAL or ph is Phase.GIVE_BACK:
+    if ph is STEAL or ph is GIVE_BACK:
         thief = state.thief
         assert thief is not None  # set with the STEAL phase, cleared when the theft ends
-        return frozenset((thief,))
+        return ALONE[thief]
     return frozenset()
 
 
 def is_over(state: State) -> bool:
     """True once the game is over (``scoring.result`` is not None)."""
-    return state.phase is Phase.OVER
+    return state.phase is OVER
 
 
 def count_in(cards: Sequence[str], code: str) -> int:
@@ -193,7 +206,7 @@ def _new_round(st: State, rnd: int, dealer: int, hands: list[list[str]], removed
     n = st.n
     st.round = rnd
     st.dealer = dealer
-    st.phase = Phase.ECART
+    st.phase = ECART
     st.hands = [list(h) for h in hands]
     st.removed = list(removed)
     st.tricks_total = len(hands[0])
@@ -232,7 +245,7 @@ def _on_game_started(_: State | None, e: Event) -> State:
         options=dict(opts),
         round=0,
         dealer=d["dealer"],
-        phase=Phase.ECART,
+        phase=ECART,
         tricks_total=0,
         hands=[],
         removed=[],
@@ -290,12 +303,12 @@ def _on_ecarts_exchanged(st: State, e: Event) -> State:
         h.sort(key=CARD_ORDER.__getitem__)
     c = st.contract
     if c is Contract.ASSOCIATION:
-        st.phase = Phase.DESIGNATE
+        st.phase = DESIGNATE
     elif c is Contract.PREDICTION:
-        st.phase = Phase.BID
+        st.phase = BID
         st.turn = st.leader
     else:
-        st.phase = Phase.PLAY
+        st.phase = PLAY
         st.turn = st.leader
     return st
 
@@ -310,7 +323,7 @@ def _on_designation_made(st: State, e: Event) -> State:
 def _on_designations_revealed(st: State, e: Event) -> State:
     st.designations = list(e.data["targets"])
     st.revealed = True
-    st.phase = Phase.PLAY
+    st.phase = PLAY
     st.turn = st.leader
     return st
 
@@ -322,7 +335,7 @@ def _on_bid_made(st: State, e: Event) -> State:
     if any(b is None for b in st.bids):
         st.turn = (s + 1) % st.n
     else:
-        st.phase = Phase.PLAY
+        st.phase = PLAY
         st.turn = st.leader
     return st
 
@@ -347,7 +360,7 @@ def _on_trick_won(st: State, e: Event) -> State:
     st.tricks_won[w] += 1
     st.trick_no += 1
     last = st.trick_no >= st.tricks_total
-    if st.contract is Contract.MAUDIX:
+    if st.contract is MAUDIX_CONTRACT:
         if st.pending_tens:
             st.contamination[w] += 5 * st.pending_tens
         st.pending_tens = 0 if last else sum(1 for c in cards if c in TENS)
@@ -357,7 +370,7 @@ def _on_trick_won(st: State, e: Event) -> State:
     st.turn = w
     st.last_winner = w
     if st.voleur and not last and CARD_RANK[e.data["card"]] == JACK:
-        st.phase = Phase.STEAL
+        st.phase = STEAL
         st.thief = w
     return st
 
@@ -370,7 +383,7 @@ def _on_theft_announced(st: State, e: Event) -> State:
 
 
 def _end_theft(st: State) -> None:
-    st.phase = Phase.PLAY
+    st.phase = PLAY
     st.thief = st.theft_target = None
     st.theft_suit = st.theft_end = st.stolen = None
 
@@ -394,7 +407,7 @@ def _on_card_stolen(st: State, e: Event) -> State:
     hand.append(card)
     hand.sort(key=CARD_ORDER.__getitem__)
     st.stolen = card
-    st.phase = Phase.GIVE_BACK
+    st.phase = GIVE_BACK
     return st
 
 
@@ -419,7 +432,7 @@ def _on_round_scored(st: State, e: Event) -> State:
 
 
 def _on_game_ended(st: State, e: Event) -> State:
-    st.phase = Phase.OVER
+    st.phase = OVER
     st.turn = None
     return st
 

@@ -76,12 +76,16 @@ from shared.events import Event
 from shared.games.maumau import scoring, state, views
 from shared.games.maumau.scoring import final_places, round_points
 from shared.games.maumau.state import (
+    DRAWN,
     JACKS,
     MAU,
     MAUMAU,
+    OVER,
+    PLAY,
     PLAYABLE_ON,
     PLAYABLE_WISHED,
     SEVEN,
+    WISH,
     AcePower,
     Phase,
     Rules,
@@ -332,12 +336,12 @@ def _decide_play(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) 
     if call is not None and call != MAU and call != MAUMAU:
         raise IllegalAction(BAD_ACTION, "'announce' is 'mau' or 'maumau'")
     phase = s.phase
-    if phase is Phase.WISH:
+    if phase is WISH:
         raise IllegalAction(SUIT_WISH_PENDING, "the dealer must first name the suit for the Jack turned up")
     hand = s.hands[seat]
     if card not in hand:
         raise IllegalAction(CARD_NOT_IN_HAND, "you do not hold that card")
-    if phase is Phase.DRAWN:
+    if phase is DRAWN:
         if card != s.drawn:
             raise IllegalAction(PLAY_OR_KEEP, "after drawing you may only play the card you drew, or keep it")
     elif s.penalty:
@@ -404,7 +408,7 @@ def _legal_play(s: State, seat: int) -> list[dict]:
     out: list[dict] = []
     w = s.window
     over = w is not None and not s.hands[w.offender]  # any play ends the round
-    if phase is Phase.PLAY:
+    if phase is PLAY:
         ok = playable_set(s)
         if left > 1 and s.rules.decks == 1 and not over:  # fast path: no announcement owed, no twin cards
             for c in hand:
@@ -416,7 +420,7 @@ def _legal_play(s: State, seat: int) -> list[dict]:
         else:
             for c in dict.fromkeys(c for c in hand if c in ok):
                 _play_actions(out, c, left, over)
-    elif phase is Phase.DRAWN:
+    elif phase is DRAWN:
         drawn = s.drawn
         assert drawn is not None  # set with the DRAWN phase
         _play_actions(out, drawn, left, over)
@@ -450,9 +454,9 @@ def _play_actions(out: list[dict], card: str, left: int, over: bool) -> None:
 def _decide_draw(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Draw one card when nothing is playable ("Play"), or take the whole
     7 penalty, losing the turn ("Special ranks")."""
-    if s.phase is Phase.WISH:
+    if s.phase is WISH:
         raise IllegalAction(SUIT_WISH_PENDING, "the dealer must first name the suit for the Jack turned up")
-    if s.phase is Phase.DRAWN:
+    if s.phase is DRAWN:
         raise IllegalAction(PLAY_OR_KEEP, "after drawing you may only play the card you drew, or keep it")
     if s.penalty:
         events = _draws(s, [(seat, s.penalty, "penalty")], rng)
@@ -478,7 +482,7 @@ def _decide_draw(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) 
 def _legal_draw(s: State, seat: int) -> list[dict]:
     """``draw`` for ``seat`` on turn in phase PLAY facing a 7 penalty or
     holding no playable card."""
-    if seat != s.turn or s.phase is not Phase.PLAY:
+    if seat != s.turn or s.phase is not PLAY:
         return []
     if s.penalty or playable_set(s).isdisjoint(s.hands[seat]):
         return [{"type": "draw"}]
@@ -487,23 +491,23 @@ def _legal_draw(s: State, seat: int) -> list[dict]:
 
 def _decide_keep(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Keep the playable card just drawn; the turn ends ("Play")."""
-    if s.phase is Phase.WISH:
+    if s.phase is WISH:
         raise IllegalAction(SUIT_WISH_PENDING, "the dealer must first name the suit for the Jack turned up")
-    if s.phase is not Phase.DRAWN:
+    if s.phase is not DRAWN:
         raise IllegalAction(NOTHING_TO_KEEP, "you keep a card only right after drawing a playable one")
     return _turn_over(s, [Event("DrawnCardKept", {}, seat)], rng, idle=False)
 
 
 def _legal_keep(s: State, seat: int) -> list[dict]:
     """``keep`` for ``seat`` on turn right after drawing a playable card."""
-    if seat != s.turn or s.phase is not Phase.DRAWN:
+    if seat != s.turn or s.phase is not DRAWN:
         return []
     return [{"type": "keep"}]
 
 
 def _decide_wish(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """The dealer names the suit of a first upcard Jack ("First upcard")."""
-    if s.phase is not Phase.WISH:
+    if s.phase is not WISH:
         raise IllegalAction(NO_WISH_PENDING, "a suit is named with the play of a Jack ('suit' on the play)")
     suit = a.get("suit")
     if suit not in _SUIT_SET:
@@ -513,7 +517,7 @@ def _decide_wish(s: State, seat: int, a: Mapping[str, Any], rng: random.Random) 
 
 def _legal_wish(s: State, seat: int) -> list[dict]:
     """One ``wish`` per suit for the dealer facing a first upcard Jack."""
-    if seat != s.turn or s.phase is not Phase.WISH:
+    if seat != s.turn or s.phase is not WISH:
         return []
     return [{"type": "wish", "suit": x} for x in SUITS]
 
@@ -576,6 +580,8 @@ OFF_TURN: tuple[str, ...] = ("callout",)
 #: Their ``legal`` handlers (what legal_actions walks).
 LISTERS = listers(ACTIONS, OPEN)
 OFF_TURN_LISTERS = listers(ACTIONS, {None: OFF_TURN})[None]
+#: Action type -> its ``decide`` handler (what ``decide`` calls).
+DECIDERS = {kind: rule.decide for kind, rule in ACTIONS.items()}
 
 # ---------------------------------------------------------------------------
 # decide and legal_actions
@@ -588,11 +594,17 @@ def decide(s: State, seat: int, action: Mapping[str, Any], rng: random.Random) -
     ``bad_action`` (not an object, unknown type), ``not_your_turn`` (every
     action but the call-out), then the action's fields (``bad_action``)
     and the rule codes listed in :data:`CODES` (see each action's rule)."""
-    if s.phase is Phase.OVER:
+    if s.phase is OVER:
         raise IllegalAction(GAME_OVER, "the game is over")
-    if seat != s.turn and (type(action) is dict or isinstance(action, Mapping)) and action.get("type") in ON_TURN_TYPES:
+    if type(action) is not dict and not isinstance(action, Mapping):
+        return dispatch(ACTIONS, s, seat, action, rng)  # refuses it (bad_action)
+    kind = action.get("type")
+    if seat != s.turn and kind in ON_TURN_TYPES:
         raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
-    return dispatch(ACTIONS, s, seat, action, rng)
+    decider = DECIDERS.get(kind) if type(kind) is str else None
+    if decider is None:
+        return dispatch(ACTIONS, s, seat, action, rng)  # refuses it (bad_action, naming the types)
+    return decider(s, seat, action, rng)
 
 
 def legal_actions(s: State, seat: int) -> list[dict]:
@@ -601,7 +613,7 @@ def legal_actions(s: State, seat: int) -> list[dict]:
     phase for the seat on turn, the call-out for the others."""
     if seat != s.turn:
         return listing(OFF_TURN_LISTERS, s, seat)
-    if s.phase is Phase.PLAY:
+    if s.phase is PLAY:
         # The fast path of listing(LISTERS[Phase.PLAY], s, seat), the same
         # list: a draw is open facing a 7 penalty or with no playable card,
         # which the plays just listed tell (the listing would look twice).

@@ -84,9 +84,15 @@ from shared.games.mauw.cards import (
 )
 from shared.games.mauw.scoring import result
 from shared.games.mauw.state import (
+    ASSOCIATE,
+    ATTACK,
+    CHAIN,
     HAND,
     MAX_MAUW,
+    OVER,
+    PLAY,
     SLOTS,
+    UNBLOCK,
     Chain,
     Column,
     Move,
@@ -502,27 +508,27 @@ def _decide_play(state: State, seat: int, action: Mapping[str, Any], rng: random
     if isinstance(mv, str):  # a refusal code (a Move is no str)
         raise IllegalAction(mv, _MESSAGES[mv])
     place = action.get("place")
-    if mv is Move.ASSOCIATE or mv is Move.ATTACK:
-        spots = places(state.areas[seat], column if mv is Move.ASSOCIATE else None)
+    if mv is ASSOCIATE or mv is ATTACK:
+        spots = places(state.areas[seat], column if mv is ASSOCIATE else None)
         _check_place(place, spots)
     elif place is not None:
         raise IllegalAction("bad_placement", "only an association or an attack wins cards to place")
     data: dict[str, Any] = {"card": card, "as": as_, "player": owner, "column": column, "move": mv.value}
-    if mv is Move.ATTACK:
+    if mv is ATTACK:
         data["place"] = place
     b = _Batch(state, rng)
     b.events.append(Event("CardPlayed", data, seat))
     b.hand[seat] -= 1
-    if mv is Move.UNBLOCK:
+    if mv is UNBLOCK:
         spirit = state.areas[seat][column].top
         assert spirit is not None  # move_for: an unblock lifts a Spirit
         b.discard(PHYSICAL[spirit], card)
-    elif mv is Move.ASSOCIATE:
+    elif mv is ASSOCIATE:
         top = state.areas[seat][column].top
         assert top is not None  # move_for: an association is on a Warrior
         if _associate(b, seat, seat, column, top, entry, place):
             return b.events
-    elif mv is Move.ATTACK:
+    elif mv is ATTACK:
         b.refill(seat)
         value = SHOWN[entry]
         if state.auto_give_up and not _holds(state.hands[owner], value):
@@ -790,9 +796,9 @@ LISTERS = listers(ACTIONS, {t: t for t in (ON_TURN, DEFENDING, ATTACKING, ())})
 def open_to(state: State, seat: int) -> tuple[str, ...]:
     """The action types ``seat`` may send now (empty unless awaited)."""
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is PLAY:
         return ON_TURN if seat == state.turn else ()
-    if phase is Phase.CHAIN:
+    if phase is CHAIN:
         chain = state.chain
         assert chain is not None  # open through the CHAIN phase
         if seat == chain.waiting:
@@ -813,7 +819,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any], rng: random.Rando
     (a chain reply that is neither the identical card nor a Joker),
     ``chain_limit`` (continuing a chain past ``chain_limit`` attack cards).
     """
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise IllegalAction(GAME_OVER, "the game is over")
     if seat != waiting(state):
         raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
