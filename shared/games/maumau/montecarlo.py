@@ -12,8 +12,8 @@ held none of the cards that fitted, apart from the cards drawn since
 A decision (:func:`choose`) deals the unseen cards at random into the
 other hands, the talon and the hidden part of the discard pile
 (:func:`determinise`), several times; for each candidate action it plays
-the round on to its end on every deal (:func:`rollout`) with ``policy``
-for every seat (the heuristic bot), and keeps the action of the best mean
+the round on to its end on every deal (:func:`rollout`) with the
+heuristic bot for every seat (:func:`heuristic_move`), and keeps the action of the best mean
 outcome: the mean of the other players' round points minus its own
 (:func:`outcome`).  Every candidate is tried on the same deals with the
 same dice (common random numbers), so the comparison is fair.  The budget
@@ -27,15 +27,20 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from shared.cards import shoe
+from shared.cards import JACK, RANK, SUIT, SUITS, shoe
 from shared.engine import Strategy
-from shared.games.maumau.rules import decide, legal_actions
+from shared.games.maumau.rules import decide
 from shared.games.maumau.scoring import POINTS
 from shared.games.maumau.state import (
+    EIGHT,
+    MAU,
+    MAUMAU,
     PLAYABLE_ON,
     PLAYABLE_WISHED,
+    SEVEN,
     AcePower,
     Call,
     Phase,
@@ -44,8 +49,11 @@ from shared.games.maumau.state import (
     Window,
     clone,
     evolve,
+    playable_set,
 )
 
+#: Hand size at or under which an opponent is a threat (as the heuristic's).
+THREAT = 2
 #: Rollouts per decision, shared out among the candidate actions.
 ROLLOUTS = 240
 #: Deals per candidate at least (more rollouts than the budget when many candidates).
@@ -111,11 +119,16 @@ def _rules(options: Mapping[str, Any]) -> Rules:
     )
 
 
+@cache
+def _shoe(decks: int, short: bool) -> tuple[str, ...]:
+    return tuple(shoe(decks, short=short))
+
+
 def unseen(view: Mapping[str, Any], discard: Sequence[str]) -> list[str]:
     """The cards the seat has not seen: the whole shoe less its hand and
     the known part of the discard pile (one copy each)."""
     opts = view["options"]
-    left = Counter(shoe(opts["decks"], short=opts["skat_deck"]))
+    left = Counter(_shoe(opts["decks"], opts["skat_deck"]))
     left.subtract(view["hand"])
     left.subtract(discard)
     return [c for c, k in sorted(left.items()) if k > 0 for _ in range(k)]
@@ -195,31 +208,103 @@ def determinise(view: Mapping[str, Any], memory: Memory, rng: random.Random) -> 
     )
 
 
-def _mini_view(s: State, seat: int) -> dict:
-    """The few view fields the heuristic reads, straight from a rollout's state."""
-    return {
-        "seat": seat,
-        "players": s.players,
-        "round_seats": s.seats,
-        "hand": s.hands[seat],
-        "hand_sizes": [len(h) for h in s.hands],
-        "phase": s.phase.value,
-        "drawn": s.drawn,
-        "penalty": s.penalty,
-    }
+def _play(s: State, hand: list[str], card: str, wish: str | None) -> dict:
+    """The play of ``card`` with the announcement it owes and, for a Jack
+    whose play does not end the round, the wish ``wish``."""
+    left = len(hand) - 1
+    action: dict[str, Any] = {"type": "play", "card": card}
+    if left <= 1:
+        action["announce"] = MAU if left == 1 else MAUMAU
+    if RANK[card] == JACK:
+        w = s.window
+        if left and not (w is not None and not s.hands[w.offender]):
+            action["suit"] = wish
+    return action
 
 
-def rollout(s: State, policy: Strategy, rng: random.Random) -> list[int | None]:
-    """Play the round of ``s`` (changed in place) to its end with
-    ``policy`` for every seat; return the round's points per seat (after
-    :data:`HORIZON` actions: the hands' points as they are)."""
+def _strongest(hand: Sequence[str], without: str) -> str:
+    """:func:`shared.games.maumau.bots.strongest_suit` of ``hand`` less one ``without``."""
+    count = dict.fromkeys(SUITS, 0)
+    points = dict.fromkeys(SUITS, 0)
+    skipped = False
+    for c in hand:
+        if c == without and not skipped:
+            skipped = True
+            continue
+        if RANK[c] != JACK:
+            count[SUIT[c]] += 1
+            points[SUIT[c]] += POINTS[c]
+    return max(SUITS, key=lambda x: (count[x], points[x]))
+
+
+def heuristic_move(s: State, seat: int) -> dict:
+    """What the ``heuristic`` bot plays for ``seat`` in ``s``, read off the
+    state directly (the rollouts' fast path: no view, no listing; the
+    tests check it agrees with the bot on every decision of whole games).
+    ``seat`` is on turn, or may call out the open window."""
+    w = s.window
+    if w is not None and seat != w.offender:
+        return {"type": "callout", "seat": w.offender}
+    hand = s.hands[seat]
+    phase = s.phase
+    if phase is Phase.WISH:
+        return {"type": "wish", "suit": _strongest(hand, "")}
+    if phase is Phase.DRAWN:
+        card = s.drawn
+        assert card is not None  # set with the DRAWN phase
+        if RANK[card] == JACK and len(hand) > THREAT + 1:
+            return {"type": "keep"}
+        return _play(s, hand, card, _strongest(hand, card))
+    ok = playable_set(s)
+    cards = [c for c in hand if c in ok]
+    if not cards:
+        return {"type": "draw"}
+    if s.penalty:
+        return _play(s, hand, cards[0], None)
+    nxt = None
+    seats = s.seats
+    i = seats.index(seat)
+    for k in range(1, len(seats)):
+        size = len(s.hands[seats[(i + k) % len(seats)]])
+        if size:
+            nxt = size
+            break
+    threatened = nxt is not None and nxt <= THREAT
+    two = s.players == 2 or len(seats) == 2
+    length = dict.fromkeys(SUITS, 0)
+    for c in hand:
+        if RANK[c] != JACK:
+            length[SUIT[c]] += 1
+    best, top = "", -1e9
+    for c in dict.fromkeys(cards):
+        r = RANK[c]
+        if r == JACK:
+            sc = 100.0 if len(hand) <= THREAT else -100.0
+        else:
+            sc = POINTS[c] + 2.0 * length[SUIT[c]]
+            if r == EIGHT and (threatened or two):
+                sc += 40
+            elif r == SEVEN and threatened:
+                sc += 30
+        if sc > top:
+            best, top = c, sc
+    return _play(s, hand, best, _strongest(hand, best) if RANK[best] == JACK else None)
+
+
+def rollout(s: State, rng: random.Random) -> list[int | None]:
+    """Play the round of ``s`` (changed in place) to its end with the
+    heuristic (:func:`heuristic_move`) for every seat; return the round's
+    points per seat (after :data:`HORIZON` actions: the hands' points as
+    they are)."""
     for _ in range(HORIZON):
         w = s.window
         seat = s.turn
         if w is not None and w.offender == seat:  # someone else calls it out
             seat = next(x for x in s.seats if x != seat)
-        action = policy(_mini_view(s, seat), legal_actions(s, seat), rng)
-        assert action is not None
+        action = heuristic_move(s, seat)
+        if action.get("announce") == MAUMAU:  # out: the round's points without dealing the next
+            return [0 if x == seat else sum(POINTS[c] for c in s.hands[x]) if x in s.seats else None
+                    for x in range(s.players)]
         for e in decide(s, seat, action, rng):
             if e.type == "RoundScored":
                 return list(e.data["points"])
@@ -292,7 +377,7 @@ def choose(
     for _ in range(deals):
         base = determinise(view, memory, rng)
         seed = rng.getrandbits(32)
-        values = [play_out(base, me, action, policy, random.Random(seed)) for action in options]
+        values = [play_out(base, me, action, random.Random(seed)) for action in options]
         for i, v in enumerate(values):
             diffs[i].append(v - values[d])
     best, gain = d, 0.0
@@ -306,12 +391,12 @@ def choose(
     return options[best]
 
 
-def play_out(base: State, me: int, action: Mapping[str, Any], policy: Strategy, dice: random.Random) -> float:
+def play_out(base: State, me: int, action: Mapping[str, Any], dice: random.Random) -> float:
     """:func:`outcome` of playing ``action`` for ``me`` on a copy of the
-    deal ``base``, then the round to its end with ``policy``."""
+    deal ``base``, then the round to its end (:func:`rollout`)."""
     s = clone(base)
     for e in decide(s, me, action, dice):
         if e.type == "RoundScored":
             return outcome(e.data["points"], me)
         s = evolve(s, e)
-    return outcome(rollout(s, policy, dice), me)
+    return outcome(rollout(s, dice), me)

@@ -142,3 +142,31 @@ def test_strong_plays_legal_moves_to_the_end(players, options):
 
     out = play(GAME, [checked] + ["random"] * (players - 1), random.Random(players), options=options)
     assert out.result is not None and seen
+
+
+@pytest.mark.parametrize(
+    "players, options",
+    [(2, {}), (3, {}), (4, {"ace_power": "skip"}), (5, {"seven_stack_cap": 1, "ace_power": "draw"}),
+     (8, {"hand_size": 7, "target_score": 60})],
+)
+def test_the_rollouts_play_exactly_as_the_heuristic(players, options):
+    """heuristic_move (the rollouts' fast path, on the state) chooses what the heuristic bot
+    chooses from the view, on every decision of whole games (random seats make for odd spots:
+    missed announcements, call-outs, 7 chains)."""
+    current = {}
+    compared = 0
+
+    def keep(state, events):
+        current["state"] = state
+
+    def checking(view, legal, rng):
+        nonlocal compared
+        action = heuristic_strategy(view, legal, rng)
+        assert montecarlo.heuristic_move(current["state"], view["seat"]) == action
+        compared += 1
+        return action
+
+    for seed in range(3):
+        lineup = [checking if s % 2 == 0 else "random" for s in range(players)]
+        play(GAME, lineup, random.Random(seed), options=options, on_step=keep)
+    assert compared > 100
