@@ -13,7 +13,8 @@ seat is skipped), ``--games`` seeded games are played in-process
 (:func:`shared.engine.play`, default options) with the strategy under test
 in one seat (game ``g``: seat ``g % players``) and ``heuristic`` in the
 others, and every call of the tested strategy is timed
-(``time.perf_counter``; declined optional moves included), after one
+(``time.perf_counter``, and ``time.process_time`` for the CPU column,
+which a shared machine inflates less; declined optional moves included), after one
 untimed warm-up game per game (Maudit Mot Dit loads its word vectors on
 first use).  The table
 gives p50, p99 and max in ms per game × strategy × players, over all the
@@ -42,25 +43,28 @@ PLAYERS = (3, 5)
 OTHERS = "heuristic"
 
 
-def timed(strategy: Strategy, times: list[float]) -> Callable[..., Any]:
-    """``strategy`` wrapped so that each call's duration (s) is appended
-    to ``times``; it takes ``feed`` exactly when ``strategy`` does."""
-    clock = time.perf_counter
+def timed(strategy: Strategy, times: list[float], cpu: list[float]) -> Callable[..., Any]:
+    """``strategy`` wrapped so that each call's wall-clock duration (s) is
+    appended to ``times`` and its CPU time to ``cpu``; it takes ``feed``
+    exactly when ``strategy`` does."""
+    clock, cpu_clock = time.perf_counter, time.process_time
     if wants_feed(strategy):
 
         def with_feed(
             view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, feed: Any
         ) -> Any:
-            t0 = clock()
+            t0, c0 = clock(), cpu_clock()
             out = strategy(view, legal, rng, feed=feed)  # type: ignore[call-arg]
+            cpu.append(cpu_clock() - c0)
             times.append(clock() - t0)
             return out
 
         return with_feed
 
     def without(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> Any:
-        t0 = clock()
+        t0, c0 = clock(), cpu_clock()
         out = strategy(view, legal, rng)
+        cpu.append(cpu_clock() - c0)
         times.append(clock() - t0)
         return out
 
@@ -77,10 +81,12 @@ def percentile(values: Sequence[float], q: float) -> float:
 def bench_cell(game_name: str, strategy: str, players: int, games: int, seed: int = 0) -> dict[str, Any]:
     """Play ``games`` games of ``game_name`` at ``players`` seats with
     ``strategy`` in one seat (rotating); its decision times in ms:
-    ``decisions``, ``p50``, ``p99``, ``max``."""
+    ``decisions``, wall-clock ``p50``, ``p99``, ``max``, and ``cpu_p99``
+    (CPU time of this process: what the decision costs on a busy machine)."""
     game = get_game(game_name)
     times: list[float] = []
-    tested = timed(game.strategies[strategy], times)
+    cpu: list[float] = []
+    tested = timed(game.strategies[strategy], times, cpu)
     for g in range(games):
         lineup: list[Any] = [OTHERS] * players
         lineup[g % players] = tested
@@ -95,6 +101,7 @@ def bench_cell(game_name: str, strategy: str, players: int, games: int, seed: in
         "p50": percentile(ms, 0.50) if ms else math.nan,
         "p99": percentile(ms, 0.99) if ms else math.nan,
         "max": max(ms) if ms else math.nan,
+        "cpu_p99": percentile([t * 1000 for t in cpu], 0.99) if cpu else math.nan,
     }
 
 
@@ -114,8 +121,8 @@ def cells(games_list: Sequence[str], strategies: Sequence[str], players: Sequenc
 
 
 HEADER = (
-    "| game | strategy | players | games | decisions | p50 ms | p99 ms | max ms |\n"
-    "|---|---|---|---|---|---|---|---|"
+    "| game | strategy | players | games | decisions | p50 ms | p99 ms | max ms | p99 CPU ms |\n"
+    "|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -123,7 +130,7 @@ def row(r: Mapping[str, Any]) -> str:
     """One Markdown row of :func:`bench_cell`'s figures."""
     return (
         f"| {r['game']} | {r['strategy']} | {r['players']} | {r['games']} | {r['decisions']} "
-        f"| {r['p50']:.3f} | {r['p99']:.3f} | {r['max']:.3f} |"
+        f"| {r['p50']:.3f} | {r['p99']:.3f} | {r['max']:.3f} | {r['cpu_p99']:.3f} |"
     )
 
 

@@ -57,15 +57,21 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def run(players: int, games: int, names: list[str], jobs: int, seed: int) -> dict[str, dict[str, list[float]]]:
-    """Play ``games`` games at ``players`` seats; per strategy, its
-    seat-games' ``points`` and ``wins``."""
-    work = [(lineup, seed + 1000 * players + g) for g, lineup in enumerate(lineups(players, games, names))]
+def run(
+    players: int, games: int, names: list[str], jobs: int, seed: int, start: int = 0
+) -> list[tuple[tuple[str, ...], tuple, tuple]]:
+    """Play games ``start`` to ``start + games - 1`` at ``players`` seats:
+    (lineup, totals, places) each."""
+    work = [(lineup, seed + 1000 * players + g) for g, lineup in enumerate(lineups(players, start + games, names))]
+    work = work[start:]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_job, work, chunksize=2))
-    else:
-        results = [_job(w) for w in work]
+            return list(pool.map(_job, work, chunksize=2))
+    return [_job(w) for w in work]
+
+
+def tally(names: list[str], results: list[tuple[tuple[str, ...], tuple, tuple]]) -> dict[str, dict[str, list[float]]]:
+    """Per strategy, its seat-games' final ``points`` and ``wins``."""
     stats: dict[str, dict[str, list[float]]] = {n: {"points": [], "wins": []} for n in names}
     for lineup, scores, places in results:
         firsts = places.count(1)
@@ -106,6 +112,7 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=["strong", "heuristic", "random"])
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--report-every", type=int, default=0, help="print the table so far every N games")
     args = parser.parse_args()
     print(f"Mau Mau tournament: {args.games} games per player count, {', '.join(args.strategies)}, seed {args.seed}")
     print()
@@ -113,10 +120,18 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for players in args.players:
         t0 = time.perf_counter()
-        stats = run(players, args.games, args.strategies, args.jobs, args.seed)
-        for row in table(players, args.games, args.strategies, stats):
-            print(row)
-        print(f"<!-- {players} players: {time.perf_counter() - t0:.0f} s -->", flush=True)
+        results: list[tuple[tuple[str, ...], tuple, tuple]] = []
+        step = args.report_every or args.games
+        while len(results) < args.games:
+            chunk = min(step, args.games - len(results))
+            results += run(players, chunk, args.strategies, args.jobs, args.seed, start=len(results))
+            if len(results) < args.games:
+                print(f"<!-- {players} players, after {len(results)} games ({time.perf_counter() - t0:.0f} s) -->")
+            else:
+                print(f"<!-- {players} players: {time.perf_counter() - t0:.0f} s -->")
+            for row in table(players, len(results), args.strategies, tally(args.strategies, results)):
+                print(row)
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -48,8 +48,8 @@ def test_cells_skip_missing_strategies_and_unseated_counts():
 
 def test_a_row_is_markdown():
     r = {"game": "dix", "strategy": "strong", "players": 3, "games": 2, "decisions": 40,
-         "p50": 1.23456, "p99": 20.0, "max": 31.5}
-    assert bench.row(r) == "| dix | strong | 3 | 2 | 40 | 1.235 | 20.000 | 31.500 |"
+         "p50": 1.23456, "p99": 20.0, "max": 31.5, "cpu_p99": 19.0}
+    assert bench.row(r) == "| dix | strong | 3 | 2 | 40 | 1.235 | 20.000 | 31.500 | 19.000 |"
 
 
 @pytest.mark.slow
@@ -64,5 +64,6 @@ def test_a_small_run_has_every_game_and_strategy(capsys):
         assert r["players"] == 3 and r["games"] == GAMES
         assert r["decisions"] > 0
         assert 0 <= r["p50"] <= r["p99"] <= r["max"] and math.isfinite(r["max"])
+        assert 0 <= r["cpu_p99"] and math.isfinite(r["cpu_p99"])
         assert bench.row(r) in out
     assert bench.HEADER in out

@@ -9,15 +9,18 @@ tells when an opponent drew because nothing fitted: that opponent then
 held none of the cards that fitted, apart from the cards drawn since
 (:class:`Memory`).
 
-A decision (:func:`choose`) deals the unseen cards at random into the
-other hands, the talon and the hidden part of the discard pile
-(:func:`determinise`), several times; for each candidate action it plays
-the round on to its end on every deal (:func:`rollout`) with the
-heuristic bot for every seat (:func:`heuristic_move`), and keeps the action of the best mean
-outcome: the mean of the other players' round points minus its own
-(:func:`outcome`).  Every candidate is tried on the same deals with the
-same dice (common random numbers), so the comparison is fair.  The budget
-is a count of rollouts (:data:`ROLLOUTS`), never a clock.
+A decision (:func:`choose`) starts from the heuristic bot's own choice.
+It deals the unseen cards at random into the other hands, the talon and
+the hidden part of the discard pile (:func:`determinise`), several times;
+for each candidate action it plays the round on to its end on every deal
+(:func:`rollout`) with the heuristic for every seat (:func:`heuristic_move`,
+the same bot read off the state), and scores the outcome: the mean of the
+other players' round points minus its own (:func:`outcome`).  Every
+candidate is tried on the same deals with the same dice (common random
+numbers), and another candidate replaces the heuristic's choice only when
+its mean gain over it exceeds :data:`MARGIN` standard errors of the
+paired differences.  The budget is a count of rollouts (:data:`ROLLOUTS`),
+never a clock.
 """
 
 from __future__ import annotations
