@@ -40,6 +40,8 @@ async def test_games_lists_options_schema_and_strategies(service):
     toy = next(g for g in r.json() if g["name"] == "toy")
     assert toy["strategies"] == ["first", "random"]
     assert toy["options_schema"]["properties"]["target"]["default"] == 10
+    maumau = next(g for g in r.json() if g["name"] == "maumau")
+    assert sorted(maumau["strategies"]) == ["heuristic", "pass", "random", "strong"]  # issue 15: strong
 
 
 async def test_two_humans_play_to_the_end(service):

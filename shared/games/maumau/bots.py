@@ -24,6 +24,7 @@ from typing import Any
 
 from shared.cards import JACK, RANK, SUIT, SUITS
 from shared.engine import Game, Result, Strategy, passing, play
+from shared.games.maumau import montecarlo
 from shared.games.maumau.scoring import POINTS
 from shared.games.maumau.state import EIGHT, SEVEN
 
@@ -126,8 +127,22 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
     return _variant(legal, card, strongest_suit(rest) if RANK[card] == JACK else None)
 
 
+def strong_strategy(
+    view: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    feed: Sequence[Any] | None = None,
+) -> dict | None:
+    """The strong bot: information-set Monte Carlo over the unseen cards,
+    the heuristic playing every seat in the rollouts
+    (:mod:`shared.games.maumau.montecarlo`); ``feed`` tells it the discard
+    pile below the top card and which opponents drew for want of a card."""
+    return montecarlo.choose(view, legal, rng, feed, heuristic_strategy, strongest_suit)
+
+
 #: ``pass``: the natural pass as a stand-in for an away person (draw, then keep).
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "heuristic": heuristic_strategy,
+                                   "strong": strong_strategy,
                                    "pass": passing(("draw", "keep"), random_strategy)}
 
 
