@@ -59,8 +59,10 @@ async def asgi_raw(app: Any, method: str, path: str, token: str | None = None,
     headers = [(b"host", b"bench"), (b"content-type", b"application/json"), (b"content-length", b"%d" % len(raw))]
     if token:
         headers.append((b"authorization", f"Bearer {token}".encode()))
+    path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": headers,
              "client": ("127.0.0.1", 40000), "server": ("127.0.0.1", 80)}
     sent = False
     status, chunks = 0, []
