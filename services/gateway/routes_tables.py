@@ -339,7 +339,7 @@ def _person(t: Table, seat: int) -> dict[str, Any]:
                         **R401, **R403, **R404, **R409, **R422, **R429,
                         504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.",
                               **_ERR}})
-async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer,
+async def act(table: str, body: SubmitAction, caller: ActingPlayer,
               view: bool = Query(False, description="Also return the caller's new view (`view`), as `GET "
                                                     "/tables/{T}/view` gives it: no GET needed after the action."),
               prefer: str | None = Header(None, description="`return=representation`: the same as `view=true` "
@@ -355,7 +355,7 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer,
     # The caller was authenticated on the cached table (the worker reads
     # the log anyway): Redis was asked only if the table or the seat is not
     # known here yet.
-    t, seat = caller.table, caller.seat
+    t, seat, ctx = caller.table, caller.seat, caller.ctx
     await ctx.limits.check("action", f"{t.id}:{seat}")
     actions.check(t.game, body.action)  # the game's action shapes: 422 bad_action naming the field
     try:
