@@ -40,7 +40,6 @@ if str(HERE.parent) not in sys.path:
 
 from loadtests.gateway_cost import asgi  # noqa: E402
 
-
 #: The blocking reads (one each per action when the services are idle
 #: otherwise, one per batch under load): the worker's XREADGROUP, the
 #: gateway's reply listener's XREAD.
