@@ -450,7 +450,16 @@ class Worker:
             game = table.game
             now = self.now_ms()
             try:
-                events = self._decide(table, cmd, now)
+                try:
+                    events = self._decide(table, cmd, now)
+                except IllegalAction:
+                    raise
+                except Exception:
+                    if not unverified:
+                        raise  # a game's bug (see handle)
+                    # Perhaps only a stale cache: decide again on the log.
+                    unverified = False
+                    continue
             except IllegalAction as exc:
                 if unverified:
                     unverified = False
