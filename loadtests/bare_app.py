@@ -13,7 +13,8 @@ rules, no worker hop, no middleware, no authentication:
   players]`` so the driver's turn guess holds and its games never end;
 * ``POST /tables/{T}/actions`` — one pipeline ``XADD bare:{T}:log`` (the
   action, as sent) + ``HINCRBY bare:{T} version 1``; ``{"version",
-  "events"}``.
+  "events"}``, and with ``?view=true`` the caller's view at the new
+  version (``view``), as Tapis answers it.
 
 Bodies are parsed by FastAPI (``dict`` bodies) and answered with
 ``JSONResponse`` (``json.dumps``, no response model), the cheapest
@@ -95,25 +96,30 @@ def create_app(redis: Any) -> FastAPI:
         token = f"{table}.{seat}.{uuid.uuid4().hex[:16]}"
         return JSONResponse({"table": table, "seat": seat, "token": token, "status": "playing"})
 
-    @app.get("/tables/{table}/view")
-    async def view(table: str, request: Request) -> Response:
-        version = int(await redis.hget(f"bare:{table}", "version") or 0)
-        seat = _seat_of(request)
+    def seat_view(table: str, version: int, seat: int) -> dict[str, Any]:
         turn = version % PLAYERS
         mine = seat == turn
-        return JSONResponse({
+        return {
             "table": table, "game": "maumau", "status": "playing", "version": version, "seat": seat,
             "awaiting": [turn], "must_act": [turn], "deadlines": {}, "away": [], "left": [],
             "view": VIEW, "legal_actions": LEGAL if mine else [], "choices": CHOICES if mine else [],
-            "result": None})
+            "result": None}
+
+    @app.get("/tables/{table}/view")
+    async def view(table: str, request: Request) -> Response:
+        version = int(await redis.hget(f"bare:{table}", "version") or 0)
+        return JSONResponse(seat_view(table, version, _seat_of(request)))
 
     @app.post("/tables/{table}/actions")
-    async def act(table: str, body: dict[str, Any]) -> Response:
+    async def act(table: str, body: dict[str, Any], request: Request, view: bool = False) -> Response:
         async with redis.pipeline(transaction=False) as pipe:
             pipe.xadd(f"bare:{table}:log", {"a": json.dumps(body.get("action"))})
             pipe.hincrby(f"bare:{table}", "version", 1)
             _, version = await pipe.execute()
-        return JSONResponse({"version": version, "events": [{**EVENT, "version": version}]})
+        out = {"version": version, "events": [{**EVENT, "version": version}]}
+        if view:
+            out["view"] = seat_view(table, version, _seat_of(request))
+        return JSONResponse(out)
 
     @app.get("/readyz")
     async def readyz() -> Response:

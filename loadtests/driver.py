@@ -12,8 +12,14 @@ table with no bots, joins all its seats, then loops
    ``choices``, a choice filled at random by :func:`shared.choices.fill`;
    or the game's bot strategy with ``--strategy``, given ``legal_actions``
    plus a few random fillings of each choice);
-3. ``POST /tables/{T}/actions`` with ``expected_version``; a 409 (e.g.
-   ``stale_version``) is counted and answered by reading the view again.
+3. ``POST /tables/{T}/actions?view=true`` with ``expected_version``; a
+   409 (e.g. ``stale_version``) is counted and answered by reading the
+   view again.  The answer holds the caller's next view: when the same
+   seat acts again (a drawn card to play or keep) the next action is
+   chosen from it without a ``GET``; otherwise the next ``GET`` goes to
+   a seat the answer names as awaited.  ``--flow get-post`` keeps the
+   old flow (no ``?view=true``: a ``GET`` before every action, the next
+   seat guessed in turn).
 
 When a table's game ends the slot opens a new table, so ``tables`` games
 are always in play.  The run is bounded: it stops at ``--duration``
@@ -80,7 +86,11 @@ class DriverConfig:
     are reproducible per slot given the same server behaviour;
     ``request_timeout_s``: per HTTP request; ``think_mean_s``: human
     pace, the mean of an exponential think time each table waits before
-    each of its actions (0: none, the closed loop at full speed)."""
+    each of its actions (0: none, the closed loop at full speed);
+    ``post_view``: send each action with ``?view=true`` and take the
+    caller's next view from the answer (no ``GET`` when the same seat acts
+    again; otherwise the next ``GET`` goes to a seat the answer names as
+    awaited), False: the old flow (``GET`` the view before every action)."""
 
     tables: int = 10
     game: str = "maumau"
@@ -92,6 +102,7 @@ class DriverConfig:
     seed: int = 0
     request_timeout_s: float = 30.0
     think_mean_s: float = 0.0
+    post_view: bool = True
 
 
 def percentiles(values: Sequence[float], qs: Sequence[float] = (50, 95, 99)) -> dict[str, float]:
@@ -143,6 +154,7 @@ class Driver:
         self.games_started = 0
         self.games_finished = 0
         self.view_misses = 0
+        self.answer_views = 0
         self.abandoned = 0
         self._deadline = math.inf
 
@@ -214,6 +226,8 @@ class Driver:
         n, think = self.cfg.players, self.cfg.think_mean_s
         auth = {s: {"Authorization": f"Bearer {tok}"} for s, tok in tokens.items()}
         seat, switched, failures, thinking = 0, False, 0, think > 0
+        nxt: dict[str, Any] | None = None  # the view an action's answer brought (post_view)
+        submit_path = f"/tables/{tid}/actions" + ("?view=true" if self.cfg.post_view else "")
         while True:
             if thinking:  # human pace: a think time before each action (not before re-reads)
                 thinking = False
@@ -227,12 +241,17 @@ class Driver:
             if failures >= MAX_CONSECUTIVE_ERRORS:
                 self.abandoned += 1
                 return
-            r = await self._request(client, "view", "GET", f"/tables/{tid}/view", self.view_lat, headers=auth[seat])
-            if r is None or r.status_code != 200:
-                failures += 1
-                await asyncio.sleep(0.01)
-                continue
-            v = r.json()
+            if nxt is not None:
+                v, nxt = nxt, None
+                self.answer_views += 1
+            else:
+                r = await self._request(client, "view", "GET", f"/tables/{tid}/view", self.view_lat,
+                                        headers=auth[seat])
+                if r is None or r.status_code != 200:
+                    failures += 1
+                    await asyncio.sleep(0.01)
+                    continue
+                v = r.json()
             if v["status"] == "finished":
                 self.games_finished += 1
                 return
@@ -259,16 +278,27 @@ class Driver:
                 self.view_misses += 1
                 seat = rng.choice([s for s in aw if s != seat] or aw)
                 continue
-            r = await self._request(client, "submit", "POST", f"/tables/{tid}/actions", self.submit_lat,
+            r = await self._request(client, "submit", "POST", submit_path, self.submit_lat,
                                     headers=auth[seat], json={"action": action, "expected_version": v["version"]})
             if r is None or r.status_code != 200:
                 failures += 1
                 continue  # 409: re-read the view; others: counted, retried from a fresh view
             failures = 0
             self.applied += 1
-            self.events += r.json()["version"] - v["version"]
+            answer = r.json()
+            self.events += answer["version"] - v["version"]
             budget[0] -= 1
-            seat, switched, thinking = (seat + 1) % n, False, think > 0
+            switched, thinking = False, think > 0
+            after = answer.get("view")
+            if after is None:
+                seat = (seat + 1) % n
+            elif after["status"] != "playing" or (seat in after["awaiting"] and (after["legal_actions"]
+                                                                                 or after.get("choices"))):
+                nxt = after  # over, or this seat acts again: no GET
+            elif after["awaiting"]:
+                seat = rng.choice(after["awaiting"])
+            else:
+                seat = (seat + 1) % n
 
     async def _slot(self, i: int, first: tuple[str, dict[int, str]] | None) -> None:
         client = self.clients[i % len(self.clients)]
@@ -341,6 +371,7 @@ class Driver:
             "requests": dict(sorted(self.requests.items())),
             "requests_per_s": round(sum(played.values()) / elapsed, 1) if elapsed > 0 else 0.0,
             "view_misses": self.view_misses,
+            "views_in_answers": self.answer_views,
             "errors": dict(sorted(self.errors.items())),
             "unexpected_errors": unexpected,
             "games_started": self.games_started,
@@ -455,6 +486,7 @@ def to_markdown(report: dict[str, Any], title: str | None = None) -> str:
         f"| events appended | {report['events_appended']:,} |",
         f"| games started / finished | {report['games_started']} / {report['games_finished']} |",
         f"| views not followed by an action (seat not awaited, or another awaited seat chosen) | {report['view_misses']:,} |",
+        f"| views taken from an action's answer (no GET) | {report.get('views_in_answers', 0):,} |",
         f"| errors (unexpected) | {sum(report['errors'].values())} ({report['unexpected_errors']}) |",
         f"| driver CPU | {report['driver_cpu_s']:.1f} s ({report['driver_cpu_share']:.0%} of one core) |",
         f"| setup (create + join every table) | {report['setup_s']:.1f} s |",
@@ -516,10 +548,15 @@ def main(argv: list[str] | None = None) -> int:
         find_capacity: str | None = typer.Option(None, help="Ramp: comma list of table counts (e.g. "
                                                  "500,1000,2000,3000), run in turn until p99 > --p99-ms."),
         p99_ms: float = typer.Option(100.0, help="The submit→reply p99 bound of --find-capacity, ms."),
+        flow: str = typer.Option("post-view", help="post-view: each action asks for the caller's next view "
+                                 "(?view=true); get-post: GET the view before every action (the old flow)."),
     ) -> None:
+        if flow not in ("post-view", "get-post"):
+            raise typer.BadParameter("--flow: post-view or get-post")
         cfg = DriverConfig(tables=tables, game=game, players=players, duration_s=duration,
                            actions_per_table=actions_per_table, options=json.loads(options), strategy=strategy,
-                           seed=seed, request_timeout_s=timeout, think_mean_s=think_mean)
+                           seed=seed, request_timeout_s=timeout, think_mean_s=think_mean,
+                           post_view=flow == "post-view")
         if find_capacity:
             counts = [int(x) for x in find_capacity.split(",") if x.strip()]
             ramp = run_sync(_find_capacity(url, cfg, counts, p99_ms, client))

@@ -16,7 +16,10 @@ own: flushed before and after), and prints CPU µs per request of each
 route for both, and the ratios.  ``--profile tapis-view`` (or
 ``tapis-action``, ``bare-view``, ``bare-action``) adds a cProfile of that
 route's calls, timed with the CPU clock: the top functions by cumulative
-and own CPU time.
+and own CPU time.  ``--flow post-view``: each action is sent with
+``?view=true`` and, when the same seat plays next, the next action is
+chosen from the answer's view without a ``GET``; the last line, CPU per
+applied action of all requests, compares the flows.
 
 Usage::
 
@@ -59,8 +62,10 @@ async def asgi_raw(app: Any, method: str, path: str, token: str | None = None,
     headers = [(b"host", b"bench"), (b"content-type", b"application/json"), (b"content-length", b"%d" % len(raw))]
     if token:
         headers.append((b"authorization", f"Bearer {token}".encode()))
+    path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": headers,
              "client": ("127.0.0.1", 40000), "server": ("127.0.0.1", 80)}
     sent = False
     status, chunks = 0, []
@@ -87,8 +92,10 @@ async def asgi_raw(app: Any, method: str, path: str, token: str | None = None,
 class Player:
     """Plays tables of one app like the driver, timing each route."""
 
-    def __init__(self, name: str, app: Any, rng: random.Random) -> None:
-        self.name, self.app, self.rng = name, app, rng
+    def __init__(self, name: str, app: Any, rng: random.Random, post_view: bool = False) -> None:
+        self.name, self.app, self.rng, self.post_view = name, app, rng, post_view
+        self.answered: tuple[int, dict[str, Any]] | None = None  # (seat, view) from an action's answer
+        self.applied = 0
         self.cpu: dict[str, float] = defaultdict(float)
         self.count: dict[str, int] = defaultdict(int)
         self.profiles: dict[str, cProfile.Profile] = {}
@@ -127,8 +134,11 @@ class Player:
         assert self.table is not None
         tid, tokens = self.table
         for _ in range(10):
-            seat = self.rng.choice(sorted(tokens))
-            st, v = await self._timed("view", "GET", f"/tables/{tid}/view", tokens[seat])
+            if self.answered is not None:
+                (seat, v), self.answered = self.answered, None
+            else:
+                seat = self.rng.choice(sorted(tokens))
+                st, v = await self._timed("view", "GET", f"/tables/{tid}/view", tokens[seat])
             if v["status"] == "finished":
                 self.table = None
                 return
@@ -140,13 +150,21 @@ class Player:
                 st, v = await self._timed("view", "GET", f"/tables/{tid}/view", tokens[seat])
             if v["legal_actions"]:
                 action = self.rng.choice(v["legal_actions"])
-                st, r = await self._timed("action", "POST", f"/tables/{tid}/actions", tokens[seat],
+                query = "?view=true" if self.post_view else ""
+                st, r = await self._timed("action", "POST", f"/tables/{tid}/actions{query}", tokens[seat],
                                           body={"action": action, "expected_version": v["version"]})
                 assert st in (200, 409), (st, r)
+                if st == 200:
+                    self.applied += 1
+                    nv = r.get("view")
+                    if nv is not None and nv["status"] == "playing" and seat in nv["awaiting"] \
+                            and nv["legal_actions"]:
+                        self.answered = (seat, nv)  # the same seat plays again: no GET
                 return
 
 
-async def run(redis_url: str, actions: int, rounds: int, profile: str | None) -> dict[str, Any]:
+async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
+              post_view: bool = False) -> dict[str, Any]:
     """Play ``actions`` actions on each app, in ``rounds`` interleaved rounds;
     returns CPU µs per request by app and route, and the profile text."""
     from redis.asyncio import Redis
@@ -160,7 +178,7 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None) ->
     settings = Settings(redis_url=redis_url, shards=2, reply_timeout_s=10, rate_limits=False)
     tapis = build_serve_app(settings, bots="none")
     bare = create_bare(make_redis(settings))
-    players = [Player("tapis", tapis, random.Random(1)), Player("bare", bare, random.Random(1))]
+    players = [Player("tapis", tapis, random.Random(1), post_view), Player("bare", bare, random.Random(1), post_view)]
     if profile:
         who, route = profile.split("-")
         next(p for p in players if p.name == who).profiles[route] = cProfile.Profile(time.process_time)
@@ -171,6 +189,7 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None) ->
                     await p.act()
                 p.cpu.clear()
                 p.count.clear()
+                p.applied = 0
             per_round = max(1, actions // rounds)
             for _ in range(rounds):
                 for p in players:
@@ -179,9 +198,11 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None) ->
     finally:
         await flusher.flushdb()
         await flusher.aclose()
-    out: dict[str, Any] = {"actions_per_app": per_round * rounds, "rounds": rounds, "us_per_request": {}}
+    out: dict[str, Any] = {"actions_per_app": per_round * rounds, "rounds": rounds, "us_per_request": {},
+                           "flow": "post-view" if post_view else "get-post", "us_per_applied": {}}
     for p in players:
         out["us_per_request"][p.name] = {r: round(p.cpu[r] / p.count[r] * 1e6, 1) for r in sorted(p.cpu)}
+        out["us_per_applied"][p.name] = round(sum(p.cpu.values()) / max(1, p.applied) * 1e6, 1)
         out["us_per_request"][p.name]["requests"] = dict(p.count)
         for route, prof in p.profiles.items():
             buf = io.StringIO()
@@ -200,6 +221,8 @@ def markdown(res: dict[str, Any]) -> str:
              "| route | Tapis | bare app | Tapis / bare |", "|---|---|---|---|"]
     for r, label in (("view", "GET /tables/{T}/view"), ("action", "POST /tables/{T}/actions (Tapis: + its worker)")):
         lines.append(f"| {label} | {t[r]:,.0f} | {b[r]:,.0f} | {t[r] / b[r]:.2f}× |")
+    ta, ba = res["us_per_applied"]["tapis"], res["us_per_applied"]["bare"]
+    lines.append(f"| all requests per applied action ({res['flow']}) | {ta:,.0f} | {ba:,.0f} | {ta / ba:.2f}× |")
     return "\n".join(lines) + "\n"
 
 
@@ -210,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--actions", type=int, default=2000)
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--profile", choices=["tapis-view", "tapis-action", "bare-view", "bare-action"])
+    p.add_argument("--flow", choices=["get-post", "post-view"], default="get-post",
+                   help="post-view: each action asks for the next view (?view=true); no GET when the same seat "
+                        "plays next")
     a = p.parse_args(argv)
     try:
         import uvloop
@@ -218,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover
         runner = asyncio.Runner()
     with runner:
-        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile))
+        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile, a.flow == "post-view"))
     print(markdown(res))
     if "profile" in res:
         print(f"cProfile of {res['profile']['route']}:\n{res['profile']['text']}")

@@ -566,7 +566,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
               redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
               engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
               extra_pythonpath: str | None = None, peer: str | None = None, client: str = "fast",
-              think_mean: float = 0.0, stop_p99_ms: float | None = None) -> dict[str, Any]:
+              think_mean: float = 0.0, stop_p99_ms: float | None = None, flow: str = "post-view") -> dict[str, Any]:
     """Flush the bench database, start the processes, run one driver step
     per entry of ``tables`` (each ``duration`` seconds), stop the
     processes, flush again; then, with ``peer="bare"``, the same steps
@@ -580,7 +580,9 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     (mean think time, s; 0: closed loop); ``stop_p99_ms``: a capacity
     ramp, the steps stop after the first whose submit→reply p99 exceeds
     it (then ``capacity``: the most tables within it, see
-    :func:`driver.capacity_of`)."""
+    :func:`driver.capacity_of`); ``flow``: the driver's flow,
+    ``post-view`` (each action asks for the next view) or ``get-post``
+    (a view before every action)."""
     if peer not in (None, "bare"):
         raise ValueError(f"unknown peer {peer!r} (only 'bare')")
     version = code_version()
@@ -590,7 +592,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     try:
         for n in tables:
             cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration, options=options or {},
-                               seed=seed, think_mean_s=think_mean)
+                               seed=seed, think_mean_s=think_mean, post_view=flow == "post-view")
             steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"{n}t", client=client))
             if stop_p99_ms is not None and steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
                 break
@@ -603,7 +605,8 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
         try:
             for n in tables:
                 cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration,
-                                   options=options or {}, seed=seed, think_mean_s=think_mean)
+                                   options=options or {}, seed=seed, think_mean_s=think_mean,
+                                   post_view=flow == "post-view")
                 peer_steps.append(measure_step(cl, cfg, profile=profile, logdir=logdir, tag=f"bare-{n}t",
                                                client=client))
                 if stop_p99_ms is not None and peer_steps[-1]["submit_ms"]["p99"] > stop_p99_ms:
@@ -813,6 +816,8 @@ def main(argv: list[str] | None = None) -> int:
         think_mean: float = typer.Option(0.0, min=0.0, help="Human pace: mean think time (s) before each action."),
         stop_p99_ms: float | None = typer.Option(None, help="Capacity ramp: stop after the first step whose "
                                                  "submit→reply p99 exceeds this (ms); report the capacity."),
+        flow: str = typer.Option("post-view", help="The driver's flow: post-view (each action asks for the next "
+                                 "view, ?view=true) or get-post (GET the view before every action)."),
     ) -> None:
         base = Path(out)
         counts = tuple(int(x) for x in tables.split(",") if x.strip())
@@ -823,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
                           shards=shards, profile=profile, engine_games=engine_games,
                           logdir=base.with_name(base.name + "-logs"), seed=seed,
                           extra_pythonpath=pythonpath, peer=peer, client=client, think_mean=think_mean,
-                          stop_p99_ms=stop_p99_ms)
+                          stop_p99_ms=stop_p99_ms, flow=flow)
         md = bench_markdown(bench, title)
         print(md)
         base.parent.mkdir(parents=True, exist_ok=True)

@@ -226,3 +226,35 @@ async def test_a_seat_joined_through_another_gateway_is_recognised(service):
     assert status == "ok"
     r = await service.get(f"/tables/{t['id']}/view", headers=auth("other-gateway-token"))
     assert r.status_code == 200 and r.json()["seat"] == seat
+
+
+@pytest.mark.parametrize("how", ["query", "prefer"])
+async def test_an_action_can_return_the_callers_new_view(service, how):
+    """`?view=true` or `Prefer: return=representation`: the answer holds
+    the caller's view after the action, as GET /view gives it (its own
+    secret, no one else's); without, no `view` key."""
+    t = await create(service, target=6)
+    a, b = await join(service, t["id"]), await join(service, t["id"])
+    tid = t["id"]
+    v0 = (await service.get(f"/tables/{tid}/view", headers=auth(a["token"]))).json()
+    query, headers = ("?view=true", auth(a["token"])) if how == "query" else (
+        "", {**auth(a["token"]), "Prefer": "return=representation"})
+    r = await service.post(f"/tables/{tid}/actions{query}", headers=headers,
+                           json={"action": {"type": "add", "n": 2}, "expected_version": v0["version"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["version"] == v0["version"] + 1 == 2
+    assert r.headers.get("preference-applied") == ("return=representation" if how == "prefer" else None)
+    view = body["view"]
+    assert (view["version"], view["seat"], view["awaiting"], view["legal_actions"]) == (2, 0, [1], [])
+    assert view["view"]["count"] == 2 and view["view"]["secret"] == v0["view"]["secret"]
+    assert view == (await service.get(f"/tables/{tid}/view", headers=auth(a["token"]))).json()
+    # Seat 1 plays without asking: no view in the answer.
+    r = await service.post(f"/tables/{tid}/actions", headers=auth(b["token"]),
+                           json={"action": {"type": "add", "n": 1}, "expected_version": 2})
+    assert r.status_code == 200 and set(r.json()) == {"version", "events"}
+    # Seat 0 again, with the view: its turn, its legal actions.
+    r = await service.post(f"/tables/{tid}/actions?view=true", headers=auth(a["token"]),
+                           json={"action": {"type": "add", "n": 1}, "expected_version": 3})
+    view = r.json()["view"]
+    assert (view["version"], view["awaiting"], view["view"]["count"]) == (4, [1], 4)

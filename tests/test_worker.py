@@ -155,3 +155,41 @@ async def test_command_streams_are_trimmed_below_what_every_consumer_is_done_wit
     await w.trim_once()
     left = [i for i, _f in await redis_client.xrange(stream)]
     assert ids[0] not in left and ids[1] in left and ids[2] in left
+
+
+async def test_a_refusal_decided_on_a_stale_cache_is_decided_again_on_the_log(redis_client, table_id):
+    """A worker decides an action on its cached table without reading the
+    tail; when that says no (here: not seat 1's turn, as its cache still
+    believes) it reads the tail and decides again, so no refusal rests on
+    a stale cache."""
+    store = await setup_table(redis_client, table_id, players=2)
+    w1, w2 = Worker(redis_client, settings()), Worker(redis_client, settings())
+    await w1.process(cmd(table_id, "s", kind="start"))
+    await w2.tables.get(table_id)  # w2 caches version 1: seat 0's turn
+    assert (await w1.process(cmd(table_id, "a", seat=0, action={"type": "add", "n": 1}))).ok  # now seat 1's
+    r = await w2.process(cmd(table_id, "b", seat=1, action={"type": "add", "n": 2}))
+    assert (r.ok, r.version) == (True, 3)
+    assert await store.version(table_id) == 3
+    # The cache was brought up to date: seat 1 playing again is refused.
+    r = await w2.process(cmd(table_id, "c", seat=1, action={"type": "add", "n": 1}))
+    assert (r.ok, r.code) == (False, "not_your_turn")
+
+
+async def test_handle_schedules_the_exact_due_time_with_the_reply(redis_client, table_id):
+    """handle() sends the exact next due time in the reply's pipeline: the
+    bot turn's re-drive time (now + bot_delay_ms + redrive_bot_ms), not the
+    append's fallback (last event + redrive_bot_ms)."""
+    store = await setup_table(redis_client, table_id)
+    clock = [1_000_000]
+    w = Worker(redis_client, settings(bot_delay_ms=500, redrive_bot_ms=2_000), clock=lambda: clock[0])
+    await w.ensure_groups()
+    stream = keys.commands(0)
+    await w.process(cmd(table_id, "s", kind="start"))
+    c = cmd(table_id, "a", action={"type": "add", "n": 1})
+    entry = await redis_client.xadd(stream, c.fields())
+    await redis_client.xreadgroup(keys.GROUP, w.name, {stream: ">"}, count=1)
+    await w.handle(stream, entry, {k.encode(): (v if isinstance(v, bytes) else str(v).encode())
+                                   for k, v in c.fields().items()})
+    assert await store.version(table_id) == 2
+    assert await redis_client.zscore(keys.due(keys.partition(table_id)), table_id) == 1_000_000 + 500 + 2_000
+    assert (await redis_client.xpending(stream, keys.GROUP))["pending"] == 0

@@ -288,7 +288,13 @@ async def view(table: str, caller: Viewer) -> SeatView:
     `expected_version`. Without: the spectator view. `must_act`: the seats
     of `awaiting` the game waits for. The view's `seats` give every seat's
     card count, score, name, kind and away flag."""
-    t, seat = caller.table, caller.seat
+    return seat_view(caller.table, caller.seat)
+
+
+def seat_view(t: Table, seat: int | None) -> SeatView:
+    """What ``seat`` (None: a spectator) sees of ``t`` now (``GET
+    /tables/{T}/view``)."""
+    table = t.id
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
                         awaiting=[], view=None, legal_actions=[])
@@ -327,20 +333,29 @@ def _person(t: Table, seat: int) -> dict[str, Any]:
 
 
 @router.post("/{table}/actions", response_model=ActionApplied, summary="Send an action",
-             responses={**R401, **R403, **R404, **R409, **R422, **R429,
+             responses={200: {"headers": {"Preference-Applied": {
+                                  "description": "`return=representation` when `Prefer` asked for the view.",
+                                  "schema": {"type": "string"}}}},
+                        **R401, **R403, **R404, **R409, **R422, **R429,
                         504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.",
                               **_ERR}})
-async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) -> ActionApplied:
+async def act(table: str, body: SubmitAction, caller: ActingPlayer,
+              view: bool = Query(False, description="Also return the caller's new view (`view`), as `GET "
+                                                    "/tables/{T}/view` gives it: no GET needed after the action."),
+              prefer: str | None = Header(None, description="`return=representation`: the same as `view=true` "
+                                                            "(answered with `Preference-Applied`).")) -> Response:
     """Apply one action for the caller's seat. The worker validates it
     against the rules; on success the reply holds the new version and the
-    events it produced, redacted for the caller. Refusals come back as
-    problem+json with the game's refusal code (422), or 409 for
-    `stale_version` / `not_your_turn` / `game_over`. Nothing is applied
-    on a refusal."""
+    events it produced, redacted for the caller, and, when asked for
+    (`?view=true` or `Prefer: return=representation`), the caller's view
+    and legal actions after it, so a client need not `GET` the view after
+    each action. Refusals come back as problem+json with the game's
+    refusal code (422), or 409 for `stale_version` / `not_your_turn` /
+    `game_over`. Nothing is applied on a refusal."""
     # The caller was authenticated on the cached table (the worker reads
     # the log anyway): Redis was asked only if the table or the seat is not
     # known here yet.
-    t, seat = caller.table, caller.seat
+    t, seat, ctx = caller.table, caller.seat, caller.ctx
     await ctx.limits.check("action", f"{t.id}:{seat}")
     actions.check(t.game, body.action)  # the game's action shapes: 422 bad_action naming the field
     try:
@@ -364,8 +379,22 @@ async def act(ctx: Ctx, table: str, body: SubmitAction, caller: ActingPlayer) ->
             raise ApiError(403, "bad_token", "this token is not a seat of this table")
         raise ApiError(status_for_refusal(reply.code), reply.code, reply.message)
     events = [decode(b) for b in reply.events]
-    return ActionApplied(version=reply.version,
-                         events=_feed(t, events, seat, reply.version - len(events) + 1))
+    first = reply.version - len(events) + 1
+    # The reply holds what the log holds: fold it into this gateway's cache
+    # (when the cache is right before it) instead of reading it back.
+    cached = ctx.tables.peek(table)
+    if cached is not None:
+        ctx.tables.advance(cached, first - 1, events)
+    applied = ActionApplied(version=reply.version, events=_feed(t, events, seat, first))
+    headers: dict[str, str] = {}
+    preferred = prefer is not None and "return=representation" in prefer.replace(" ", "").lower()
+    if view or preferred:
+        now = cached if cached is not None and cached.version >= reply.version else await load_table(ctx, table)
+        applied.view = seat_view(now, seat)
+        if preferred:
+            headers["Preference-Applied"] = "return=representation"
+        return Response(applied.model_dump_json(), media_type="application/json", headers=headers)
+    return Response(applied.model_dump_json(exclude={"view"}), media_type="application/json")
 
 
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",

@@ -150,13 +150,6 @@ class SubmitAction(BaseModel):
     )
 
 
-class ActionApplied(BaseModel):
-    """An applied action: the new version and the events it produced, as the caller may see them."""
-
-    version: int
-    events: list[dict[str, Any]]
-
-
 class SeatView(BaseModel):
     """What one seat (or a spectator) sees now."""
 
@@ -196,6 +189,17 @@ class SeatView(BaseModel):
                     "what to choose. The game may still refuse a free text its schema cannot judge (e.g. a clue of "
                     "the secret word's family) with its own code.")
     result: dict[str, Any] | None = None
+
+
+class ActionApplied(BaseModel):
+    """An applied action: the new version and the events it produced, as the caller may see them."""
+
+    version: int
+    events: list[dict[str, Any]]
+    view: SeatView | None = Field(
+        None, description="Only when asked for (`?view=true`, or `Prefer: return=representation`): the caller's "
+                          "view as `GET /tables/{T}/view` gives it, at the version this action produced or later, "
+                          "so that no `GET` is needed after an action. Absent otherwise.")
 
 
 class Presence(BaseModel):

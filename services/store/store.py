@@ -444,6 +444,20 @@ class EventStore:
                                    args=[version, "" if due_ms is None else due_ms, last_ts, table])
         return bool(res)
 
+    def schedule_in(self, pipe: Any, table: str, version: int, due_ms: int | None, last_ts: int) -> bool:
+        """Queue :meth:`schedule` in ``pipe`` (a plain pipeline on a
+        single Redis) as one ``EVALSHA``; returns False, queuing nothing,
+        on a Redis Cluster (a cluster pipeline does not carry scripts).
+        The caller runs :meth:`schedule` when the pipeline's answer for it
+        is an error (the script not loaded yet: ``NOSCRIPT``)."""
+        from redis.asyncio.cluster import RedisCluster
+
+        if isinstance(self.redis, RedisCluster):
+            return False
+        pipe.evalsha(self._schedule.sha, 3, *self._sched_keys(table), version, "" if due_ms is None else due_ms,
+                     last_ts, table)
+        return True
+
     async def claim_due(self, part: int, now_ms: int, lease_ms: int, count: int = 100) -> list[str]:
         """Lease up to ``count`` tables of partition ``part`` that are due
         at ``now_ms``: each is hidden from other sweepers for ``lease_ms``."""

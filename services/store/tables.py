@@ -5,7 +5,9 @@ workers, gateways and bot workers alike.
 A :class:`Table` is the projection of one table held in memory: its game,
 meta, folded state and version.  :meth:`Tables.get` always reads the tail
 of the log after the cached version (one XRANGE), so a cached state is
-never stale when a decision is made on it.
+never stale when a decision is made on it.  :meth:`Tables.peek_started`
+skips that read for a worker whose decision the append's expected
+version verifies (``services.worker.worker``).
 """
 
 from __future__ import annotations
@@ -211,6 +213,17 @@ class Tables:
             self._fold(t, events)
         elif t.version < from_version + len(events):
             self._cache.pop(t.id, None)  # out of step: reload next time
+
+    def peek_started(self, table: str) -> Table | None:
+        """The cached table as it is (no Redis round trip) when it has
+        started (its seats are final: only the log changes them) and is
+        not over, else None.  It may be behind the log: a decision made on
+        it must be verified, by the append's expected version or, for a
+        refusal, by deciding again after :meth:`get`."""
+        t = self._cache.get(table)
+        if t is None or not t.started or t.game.is_over(t.state):
+            return None
+        return t
 
     def peek(self, table: str) -> Table | None:
         """The cached table as it is (no Redis round trip), or None."""

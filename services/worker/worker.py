@@ -1,11 +1,17 @@
 """The command consumer (docs/architecture.md, "The flow of one action").
 
 A :class:`Worker` reads the sharded command streams through the consumer
-group ``workers``; for each command it rebuilds the table (cache, then
-snapshot + tail, then full replay), decides, appends the events with the
-expected version (one Lua script that also puts the table in its due set),
-replies to the waiting gateway, enqueues bot turns, schedules the table's
-next due time exactly and XACKs.
+group ``workers``; for each command it takes the table from its cache
+(else snapshot + tail, else full replay), decides, appends the events with
+the expected version (one Lua script that also puts the table in its due
+set), enqueues bot turns, then schedules the table's exact next due time,
+replies to the waiting gateway and XACKs in one pipelined round trip.
+
+* An action's first decision is made on the cached table without reading
+  its tail: the append's expected version checks it (another worker's
+  append makes it a conflict: reload, decide again), and a refusal or a
+  no-op made on it is decided again after reading the tail, so no outcome
+  rests on a stale cache.
 
 * Version conflicts (another worker appended first) reload and decide
   again, at most ``conflict_retries`` times.
@@ -360,8 +366,9 @@ class Worker:
             return
         if cmd.ts:
             metrics.COMMAND_LAG.observe(max(0.0, time.time() - cmd.ts / 1000))
+        deferred: list[tuple[str, int, int | None, int]] = []
         try:
-            reply = await self.process(cmd, reclaimed=reclaimed)
+            reply = await self.process(cmd, reclaimed=reclaimed, deferred=deferred)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -375,12 +382,26 @@ class Worker:
             if cmd.reply_to:
                 await self._reply(cmd, Reply(cmd.id, False, 0, "internal_error", "the command could not be processed"))
             return
+        # One round trip: the table's exact next due time (the append put a
+        # re-drive time there, so a crash before this changes nothing but
+        # when the sweeper looks), the reply, the XACK.
         async with self.redis.pipeline(transaction=False) as pipe:
+            scheduled = self.store.schedule_in(pipe, *deferred[0]) if deferred else False
             if cmd.reply_to:
                 pipe.xadd(keys.replies(cmd.reply_to), {"m": replace(reply, table=cmd.table).pack()}, maxlen=10_000,
                           approximate=True)
             pipe.xack(stream, keys.GROUP, entry_id)
-            await pipe.execute()
+            results = await pipe.execute(raise_on_error=False)
+        if deferred and (not scheduled or isinstance(results[0], Exception)):
+            try:  # not in the pipeline (a Redis Cluster), or the script was not loaded
+                await self.store.schedule(*deferred[0])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("scheduling %s failed; the sweeper re-drives it", cmd.table, exc_info=True)
+        for r in results[1:] if scheduled else results:
+            if isinstance(r, Exception):
+                raise r
         self.processed += 1
 
     async def _reply(self, cmd: Command, reply: Reply) -> None:
@@ -399,9 +420,13 @@ class Worker:
             pipe.xack(stream, keys.GROUP, entry_id)
             await pipe.execute()
 
-    async def process(self, cmd: Command, *, reclaimed: bool = False) -> Reply:
+    async def process(self, cmd: Command, *, reclaimed: bool = False,
+                      deferred: list[tuple[str, int, int | None, int]] | None = None) -> Reply:
         """Decide and append one command; returns the reply to send.
-        Raises on Redis errors and on game bugs (see :meth:`handle`)."""
+        Raises on Redis errors and on game bugs (see :meth:`handle`).
+        ``deferred``: where to put the exact schedule of the table
+        (:meth:`EventStore.schedule`'s arguments) for the caller to send
+        with the reply, instead of sending it here."""
         if reclaimed:
             out = await self.store.outcome(cmd.table, cmd.id)
             if out is not None:
@@ -409,16 +434,36 @@ class Worker:
                 # turns were enqueued: look at the table now.
                 await self.redrive(cmd.table)
                 return await self._from_record(cmd, out)
-        for _attempt in range(self.settings.conflict_retries):
+        # The first decision may be made on the cached table without reading
+        # its tail: the append's expected version verifies it (a conflict
+        # reloads); a refusal or a no-op is decided again on the log.
+        unverified = cmd.kind in ("act", "bot", "timeout")
+        attempt = 0
+        while attempt < self.settings.conflict_retries:
             t0 = time.perf_counter()
-            table = await self.tables.get(cmd.table, refresh_meta=cmd.kind in ("start", "back", "leave"))
+            table = self.tables.peek_started(cmd.table) if unverified else None
+            if table is None:
+                unverified = False
+                table = await self.tables.get(cmd.table, refresh_meta=cmd.kind in ("start", "back", "leave"))
             if table is None:
                 return Reply(cmd.id, False, 0, NO_SUCH_TABLE, "no such table")
             game = table.game
             now = self.now_ms()
             try:
-                events = self._decide(table, cmd, now)
+                try:
+                    events = self._decide(table, cmd, now)
+                except IllegalAction:
+                    raise
+                except Exception:
+                    if not unverified:
+                        raise  # a game's bug (see handle)
+                    # Perhaps only a stale cache: decide again on the log.
+                    unverified = False
+                    continue
             except IllegalAction as exc:
+                if unverified:
+                    unverified = False
+                    continue
                 # Already applied (a retry, a reclaimed command)?  Then the
                 # record answers; else the refusal stands (nothing recorded:
                 # nothing was applied).
@@ -429,7 +474,12 @@ class Worker:
                 metrics.ACTIONS_REJECTED.labels(game.name, exc.code).inc()
                 return Reply(cmd.id, False, 0, exc.code, exc.message)
             if not events:  # idempotent start of a started table, back while present
+                if unverified:
+                    unverified = False
+                    continue
                 return Reply(cmd.id, True, table.version)
+            unverified = False
+            attempt += 1
             events = [e.stamped(now, cmd.id) for e in events]
             from_version = table.version
             status = "playing" if cmd.kind == "start" else ""
@@ -442,7 +492,7 @@ class Worker:
                 self.tables.advance(table, from_version, events)
                 metrics.APPLY_LATENCY.labels(game.name).observe(time.perf_counter() - t0)
                 metrics.ACTIONS_APPLIED.labels(game.name).inc()
-                await self._after_append(table, cmd, res.version, events, now)
+                await self._after_append(table, cmd, res.version, events, now, deferred)
                 return Reply(cmd.id, True, res.version, events=[encode(e) for e in events])
             if res.status == "dup":
                 assert res.outcome is not None
@@ -522,9 +572,11 @@ class Worker:
             raise IllegalAction(NOT_DUE, "no turn clock has run out")
         return [presence.timed_out(s, d) for s, d in expired]
 
-    async def _after_append(self, table: Table, cmd: Command, version: int, events: list[Event], now: int) -> None:
+    async def _after_append(self, table: Table, cmd: Command, version: int, events: list[Event], now: int,
+                            deferred: list[tuple[str, int, int | None, int]] | None = None) -> None:
         """Bookkeeping after an applied command: counters, status, bot
-        turns, the table's exact next due time, a snapshot.  Never raises:
+        turns, the table's exact next due time (put in ``deferred`` when
+        given, for :meth:`handle` to send with the reply), a snapshot.  Never raises:
         the command is applied whatever happens here, and the due entry the
         append wrote makes the sweeper finish what this could not."""
         game = table.game
@@ -559,7 +611,11 @@ class Worker:
                         os.kill(os.getpid(), signal.SIGKILL)
                 for seat, strategy in bots:
                     await self.bots.schedule(table.id, seat, version, game.name, strategy)
-                await self.store.schedule(table.id, version, next_due(table, now, self.settings), table.last_ts)
+                due = (table.id, version, next_due(table, now, self.settings), table.last_ts)
+                if deferred is None:
+                    await self.store.schedule(*due)
+                else:
+                    deferred.append(due)
             await self.tables.maybe_snapshot(table, self.settings.snapshot_every)
         except asyncio.CancelledError:
             raise

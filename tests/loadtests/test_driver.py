@@ -31,7 +31,7 @@ UVICORN_PORT = 19190  # the load bench's port range is 19100-19199
 
 REPORT_KEYS = {
     "config", "gateways", "setup_s", "elapsed_s", "actions_applied", "actions_per_s", "events_appended",
-    "submit_ms", "view_ms", "setup_ms", "requests", "requests_per_s", "view_misses", "errors",
+    "submit_ms", "view_ms", "setup_ms", "requests", "requests_per_s", "view_misses", "views_in_answers", "errors",
     "unexpected_errors", "games_started", "games_finished", "tables_abandoned", "driver_cpu_s", "driver_cpu_share",
 }
 SUMMARY_KEYS = {"count", "mean", "p50", "p95", "p99", "max"}
@@ -82,8 +82,9 @@ def check_shape(report: dict, tables: int) -> None:
     json.dumps(report)  # JSON-ready
 
 
-async def test_driver_applies_the_action_budget_with_no_error(asgi_service):
-    cfg = DriverConfig(tables=TABLES, players=4, duration_s=10, actions_per_table=ACTIONS, seed=1)
+@pytest.mark.parametrize("post_view", [True, False])
+async def test_driver_applies_the_action_budget_with_no_error(asgi_service, post_view):
+    cfg = DriverConfig(tables=TABLES, players=4, duration_s=10, actions_per_table=ACTIONS, seed=1, post_view=post_view)
     report = await Driver(asgi_service(TABLES), cfg).run()
     check_shape(report, TABLES)
     assert report["errors"] == {}
@@ -94,7 +95,9 @@ async def test_driver_applies_the_action_budget_with_no_error(asgi_service):
     assert report["games_started"] == TABLES
     assert report["requests"]["create"] == TABLES and report["requests"]["join"] == TABLES * 4
     # every view is followed by an action, or counted as a miss (seat not awaited, another seat chosen)
-    assert report["requests"]["view"] == report["actions_applied"] + report["view_misses"]
+    # (post_view: some views come in an action's answer, no GET)
+    assert report["requests"]["view"] + report["views_in_answers"] == report["actions_applied"] + report["view_misses"]
+    assert (report["views_in_answers"] > 0) == post_view
     assert report["view_misses"] < report["actions_applied"]
 
 
@@ -145,7 +148,7 @@ async def test_stale_version_is_counted_and_recovered(asgi_service):
     spoiled = []
 
     async def request(method, url, **kw):
-        if method == "POST" and url.endswith("/actions") and not spoiled:
+        if method == "POST" and "/actions" in url and not spoiled:
             spoiled.append(url)
             kw["json"] = {**kw["json"], "expected_version": kw["json"]["expected_version"] - 1}
         return await real(method, url, **kw)
