@@ -74,8 +74,11 @@ function renderCreateForm() {
   opts.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("options") }), optionsForm.node);
 }
 
+let creating = false; // a create request on its way: a second click (a double-click) makes no second table
+
 async function create(ev) {
   ev.preventDefault();
+  if (creating) return;
   $("create-error").textContent = "";
   const g = game($("game").value);
   const players = Number($("players").value);
@@ -87,15 +90,21 @@ async function create(ev) {
   const turn = $("turn").value;
   const body = { game: g.name, players, options: optionsForm.read(), bots,
                  turn_seconds: turn === "" ? null : Number(turn) };
+  creating = true;
+  $("create-btn").disabled = true;
+  let leaving = false;
   try {
     const info = await api("/tables", { method: "POST", body });
     if (info.status === "waiting") {
       selectStatus("waiting");
     } else {
+      leaving = true; // the page moves on: the button stays disabled
       location.href = "/play/" + info.id;
     }
   } catch (err) {
     $("create-error").textContent = err.message;
+  } finally {
+    if (!leaving) { creating = false; $("create-btn").disabled = false; }
   }
 }
 
@@ -140,7 +149,12 @@ function tableItem(info) {
     form.append(label, btn, err);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      try { await join(info, name.value.trim() || "player"); } catch (e) { err.textContent = e.message; }
+      // one request at a time, and none after the seat is taken (the page is moving on):
+      // a double-click must not take two seats
+      if (btn.disabled) return;
+      btn.disabled = true;
+      err.textContent = "";
+      try { await join(info, name.value.trim() || "player"); } catch (e) { err.textContent = e.message; btn.disabled = false; }
     });
     li.append(form);
   }

@@ -340,8 +340,14 @@ function startStream() {
   });
 }
 
+let joining = false; // a join on its way: a second click takes no second seat (nor shows "taken")
+
 async function joinSubmit(ev) {
   ev.preventDefault();
+  if (joining || seat) return;
+  joining = true;
+  const btn = $("join-form").querySelector("button[type=submit]");
+  btn.disabled = true;
   const name = $("join-name").value.trim() || "player";
   localStorage.setItem("tapis.name", name);
   try {
@@ -349,10 +355,14 @@ async function joinSubmit(ev) {
     seat = { token: j.token, seat: j.seat, name };
     saveSeat(table, seat);
     log.length = 0;
+    showError("");
     startStream(); // again, as the seat: its own cards in the log
     await refresh();
   } catch (err) {
     showError(err.message);
+  } finally {
+    joining = false;
+    btn.disabled = false;
   }
 }
 

@@ -1,0 +1,114 @@
+"""The web client against a hurried or unusual person (a fresh tester's
+findings): a double-click takes one seat, makes one table and sends one
+move; long names keep a phone page inside the screen; Leave goes once the
+game is over; seat-valued options count seats from 1; the server's
+refusals read in French."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def posts(page, suffix: str) -> list[str]:
+    """A list that fills with the URL of every POST the page sends whose path ends with ``suffix``."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if r.method == "POST" and r.url.endswith(suffix) else None)
+    return seen
+
+
+def seated(web, table: str, token: str) -> dict:
+    """The seat's view once the table waits for it (the bots have played)."""
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(300):
+        v = web.client.get(f"/tables/{table}/view", headers=auth).json()
+        if v["status"] == "playing" and v["seat"] in v["awaiting"]:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("the table never waited for the seat")
+
+
+def open_as(tab, web, table: str, token: str, seat: int = 0) -> None:
+    """Open the table's page as the seat holding ``token``."""
+    tab.page.goto(f"{web.base}/")
+    tab.page.evaluate(f"localStorage.setItem('tapis.seat.{table}', JSON.stringify({{token: '{token}', seat: {seat}}}))")
+    tab.page.goto(f"{web.base}/play/{table}")
+
+
+def test_a_double_click_on_take_a_seat_in_the_lobby_takes_one_seat(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    joins = posts(page, f"/tables/{table}/join")
+    page.goto(web.base + "/")
+    row = page.locator(f"#tables li[data-table='{table}']")
+    row.locator("input[name=name]").fill("Dbl")
+    row.locator("button[type=submit]").dblclick()
+    page.wait_for_url(f"**/play/{table}")
+    assert len(joins) == 1
+    seats = c.get(f"/tables/{table}").json()["seats"]
+    assert [(s["kind"], s.get("name")) for s in seats] == [("human", "Dbl"), ("free", None), ("bot", "heuristic bot 2")]
+
+
+def test_a_double_click_on_join_on_the_table_page_takes_one_seat_and_says_nothing_is_taken(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "dix", "players": 4, "bots": {"3": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse()
+    page = tab.page
+    joins = posts(page, f"/tables/{table}/join")
+    page.goto(f"{web.base}/play/{table}")
+    page.wait_for_selector("#join:not([hidden]) #join-seat option", state="attached")
+    page.fill("#join-name", "Twice")
+    page.dblclick("#join button[type=submit]")
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    page.wait_for_selector("#join", state="hidden")
+    assert len(joins) == 1
+    assert page.text_content("#error") == ""
+    kinds = [s["kind"] for s in c.get(f"/tables/{table}").json()["seats"]]
+    assert kinds == ["human", "free", "free", "bot"]
+    assert tab.errors == []
+
+
+def test_a_double_click_on_create_makes_one_table(web, browse):
+    tab = browse()
+    page = tab.page
+    made = posts(page, "/tables")
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option[value=maumau]", state="attached")
+    page.select_option("#game", "maumau")
+    page.fill("#turn", "")
+    page.dblclick("#create-btn")
+    page.wait_for_selector("#tables li[data-table]")
+    page.wait_for_selector("#create-btn:not([disabled])")
+    assert len(made) == 1
+
+
+def test_a_double_click_on_a_card_sends_one_move(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None, "options": {"hand_size": 7}}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Quick"}).json()["token"]
+    seated(web, table, token)
+    tab = browse()
+    page = tab.page
+    sent = posts(page, f"/tables/{table}/actions")
+    open_as(tab, web, table, token)
+    page.wait_for_selector("#hand button.card:not([disabled]), #actions [data-action=draw]")
+    before = page.evaluate("document.body.dataset.version")
+    cards = page.locator("#hand button.card:not([disabled])").evaluate_all(
+        "els => els.map(e => e.dataset.card).filter(c => !c.startsWith('J'))")
+    if cards:
+        page.dblclick(f"#hand button.card[data-card='{cards[0]}']")
+    else:
+        page.dblclick("#actions [data-action=draw]")
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    page.wait_for_selector("#actions[aria-busy=false]", state="attached")
+    assert len(sent) == 1
+    assert page.text_content("#error") == ""
+    assert tab.errors == []
