@@ -33,10 +33,28 @@ async function loadModule(game) {
 
 // Actions go one after the other: a click while the previous action is on
 // its way waits for it (and for the view it brings) instead of being lost.
+// A move on its way disables the moves until its answer: a second click
+// (a double-click on a card) is dropped, not sent again.
 let pending = Promise.resolve();
+let inFlight = false;
 function send(action) {
-  pending = pending.then(() => sendNow(action));
+  if (inFlight) return pending;
+  inFlight = true;
+  markBusy();
+  pending = sendNow(action).finally(() => { inFlight = false; markBusy(); });
   return pending;
+}
+
+// Busy moves are marked (aria-disabled, greyed by CSS) rather than
+// `disabled`: a disabled button would drop a keyboard player's focus.
+function markBusy() {
+  const box = $("actions");
+  box.setAttribute("aria-busy", String(inFlight));
+  box.classList.toggle("busy", inFlight);
+  for (const b of box.querySelectorAll("button, input, select, textarea")) {
+    if (inFlight) b.setAttribute("aria-disabled", "true");
+    else b.removeAttribute("aria-disabled");
+  }
 }
 
 // What was picked for this move (a Jack's suit picker open, the "Mau"
@@ -262,6 +280,7 @@ function render() {
   $("actions").hidden = !seat;
   restore();
   refocus();
+  markBusy();
   $("leave").hidden = !seat;
   renderResult();
   renderLog();
