@@ -112,3 +112,68 @@ def test_a_double_click_on_a_card_sends_one_move(web, browse):
     assert len(sent) == 1
     assert page.text_content("#error") == ""
     assert tab.errors == []
+
+
+def finished_maumau(web) -> tuple[str, str]:
+    """A two-seat Mau Mau (one card each, to 1 point) played to its end through the API by seat 0
+    against a bot; returns (table, seat 0's token)."""
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"}, "turn_seconds": None,
+                                    "options": {"hand_size": 1, "target_score": 1}}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Fin"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(2000):
+        v = c.get(f"/tables/{table}/view", headers=auth).json()
+        if v["status"] == "finished":
+            return table, token
+        if 0 in v["awaiting"] and v["legal_actions"]:
+            legal = v["legal_actions"]
+            action = next((a for a in legal if a["type"] == "play"), legal[0])
+            c.post(f"/tables/{table}/actions", headers=auth, json={"action": action})
+        else:
+            time.sleep(0.03)
+    raise AssertionError("the game did not end")
+
+
+def test_leave_is_gone_once_the_game_is_over(web, browse):
+    table, token = finished_maumau(web)
+    tab = browse()
+    page = tab.page
+    open_as(tab, web, table, token)
+    page.wait_for_selector("#result table")
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    assert page.locator(".seat.me[data-seat='0']").count() == 1
+    assert page.locator("#leave").is_hidden() and page.locator("#leave-confirm").is_hidden()
+    assert "stand-in" not in page.inner_text("#seats")
+    assert tab.errors == []
+
+
+def test_leave_asks_first_and_can_be_cancelled_by_keyboard(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Sure"}).json()["token"]
+    tab = browse()
+    page = tab.page
+    open_as(tab, web, table, token)
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    page.focus("#leave")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#leave-confirm:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "leave-no"
+    assert page.locator("#leave").is_hidden()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#leave-confirm", state="hidden")
+    assert page.evaluate("document.activeElement.id") == "leave"
+    assert c.get(f"/tables/{table}").json()["seats"][0]["kind"] == "human"  # nothing was sent
+    page.keyboard.press("Enter")
+    page.click("#leave-yes")
+    page.wait_for_selector("#error >> text=You left this seat.")
+    assert c.get(f"/tables/{table}").json()["seats"][0]["kind"] == "free"
+    # taking a seat again on the same page clears "You left this seat."
+    page.wait_for_selector("#join:not([hidden]) #join-seat option", state="attached")
+    page.fill("#join-name", "Again")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    assert page.text_content("#error") == ""
+    assert tab.errors == []

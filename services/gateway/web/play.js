@@ -112,7 +112,7 @@ function renderSeats() {
       p.textContent = extra;
       div.append(p);
     }
-    if (away.has(s.seat)) {
+    if (away.has(s.seat) && (current?.status || info.status) !== "finished") { // no stand-in after the end
       const p = document.createElement("div");
       p.textContent = t("away") + " — " + t("stand_in");
       div.append(p);
@@ -281,7 +281,10 @@ function render() {
   restore();
   refocus();
   markBusy();
-  $("leave").hidden = !seat;
+  // Leave goes once the game is over (there is nothing left to leave)
+  const over = (current?.status || info.status) === "finished";
+  $("leave").hidden = !seat || over || !$("leave-confirm").hidden;
+  if (!seat || over) $("leave-confirm").hidden = true;
   renderResult();
   renderLog();
 }
@@ -407,10 +410,26 @@ async function leave() {
   await refresh();
 }
 
+// Leave asks first, in the page (keyboard: the question takes the focus on
+// its Cancel; Escape cancels too): one click must not give the seat up.
+function askLeave() {
+  $("leave").hidden = true;
+  $("leave-confirm").hidden = false;
+  $("leave-no").focus();
+}
+function closeLeave(refocus = true) {
+  $("leave-confirm").hidden = true;
+  $("leave").hidden = !seat;
+  if (refocus && !$("leave").hidden) $("leave").focus();
+}
+
 async function main() {
   setupLanguage(render);
   $("join-form").addEventListener("submit", joinSubmit);
-  $("leave").addEventListener("click", leave);
+  $("leave").addEventListener("click", askLeave);
+  $("leave-no").addEventListener("click", () => closeLeave());
+  $("leave-confirm").addEventListener("keydown", (ev) => { if (ev.key === "Escape") closeLeave(); });
+  $("leave-yes").addEventListener("click", () => { closeLeave(false); leave(); });
   try {
     info = await api(`/tables/${table}`);
   } catch (err) {
