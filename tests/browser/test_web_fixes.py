@@ -177,3 +177,27 @@ def test_leave_asks_first_and_can_be_cancelled_by_keyboard(web, browse):
     page.wait_for_selector(".seat.me")
     assert page.text_content("#error") == ""
     assert tab.errors == []
+
+
+@pytest.mark.parametrize("game", ["mauw", "maumau", "maudix", "dix", "maudit_mot_dit"])
+def test_long_names_keep_a_phone_page_inside_the_screen(web, browse, game):
+    c = web.client
+    table = c.post("/tables", json={"game": game, "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "W" * 40}).json()["token"]
+    c.post(f"/tables/{table}/join", json={"name": "M" * 40})
+    tab = browse(width=390, height=844)
+    page = tab.page
+    open_as(tab, web, table, token)
+    page.wait_for_selector(".seat.me .name >> text=" + "W" * 40)
+    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the seat boxes do not overlap
+    boxes = page.locator(".seat").evaluate_all("els => els.map(e => { const r = e.getBoundingClientRect();"
+                                               " return [r.left, r.top, r.right, r.bottom]; })")
+    assert len(boxes) == 3
+    for i, a in enumerate(boxes):
+        assert a[2] <= 390
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    assert tab.errors == []
