@@ -201,3 +201,29 @@ def test_long_names_keep_a_phone_page_inside_the_screen(web, browse, game):
         for b in boxes[i + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
     assert tab.errors == []
+
+
+@pytest.mark.parametrize(("game", "option"), [("maudix", "first_dealer"), ("mauw", "first_seat")])
+def test_a_seat_option_reads_seat_1_to_n_and_sends_the_seat_index(web, browse, game, option):
+    tab = browse()
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_selector(f"#game option[value={game}]", state="attached")
+    page.select_option("#game", game)
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    sel = f"#opt-{option}"
+    assert page.locator(f"{sel} option").evaluate_all("os => os.map(o => [o.value, o.textContent])") == [
+        ["", "at random"], ["0", "Seat 1"], ["1", "Seat 2"], ["2", "Seat 3"]]
+    assert page.input_value(sel) == ""
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    assert page.locator(f"{sel} option").count() == 5
+    page.select_option(sel, label="Seat 4")
+    page.fill("#turn", "")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/tables")) as made:
+        page.click("#create-btn")
+    info = web.client.get(f"/tables/{made.value.json()['id']}").json()
+    assert (info["game"], info["players"], info["options"][option]) == (game, 4, 3)
+    assert page.text_content("#create-error") == ""
+    assert tab.errors == []

@@ -19,7 +19,7 @@ const TEXT = {
     back: "I'm back", left: "You left this seat.", leave_sure: "Leave this seat for good?", leave_yes: "Yes, leave", leave_failed: "Leaving failed: {0}",
     no_table: "No such table.", seat_gone: "This seat was left (in another tab?): you are watching.", version: "move {0}", seconds_left: "{0} s left",
     strategy: "Bot strategy", nobody: "—", at_least: "choose at least {0}", at_most: "at most {0}",
-    rules_hint: "Open a game to read its rules in short.",
+    rules_hint: "Open a game to read its rules in short.", at_random: "at random",
   },
   fr: {
     language: "Langue", create_table: "Créer une table", game: "Jeu", players: "Joueurs", seats: "Places",
@@ -42,7 +42,7 @@ const TEXT = {
     seat_gone: "Cette place a été quittée (dans un autre onglet ?) : vous regardez.", version: "coup {0}",
     seconds_left: "{0} s restantes", strategy: "Stratégie du robot", nobody: "—",
     at_least: "au moins {0}", at_most: "au plus {0}",
-    rules_hint: "Ouvrez un jeu pour lire ses règles en bref.",
+    rules_hint: "Ouvrez un jeu pour lire ses règles en bref.", at_random: "au hasard",
   },
 };
 

@@ -70,8 +70,19 @@ function renderCreateForm() {
     bots.append(l);
   }
   const opts = $("options");
-  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt" });
+  // the same game drawn again (another player count, the language): what was set stays set
+  const same = opts.dataset.game === g.name;
+  const set = same ? [...opts.querySelectorAll("input, select")].map((el) => [el.name, el.type === "checkbox" ? el.value : "",
+    el.type === "checkbox" ? el.checked : el.value]) : [];
+  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt", seats: n });
   opts.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("options") }), optionsForm.node);
+  opts.dataset.game = g.name;
+  for (const [name, box, v] of set) {
+    const el = [...opts.querySelectorAll("input, select")].find((e) => e.name === name && (e.type === "checkbox" ? e.value === box : true));
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = v;
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === v)) el.value = v;
+  }
 }
 
 let creating = false; // a create request on its way: a second click (a double-click) makes no second table

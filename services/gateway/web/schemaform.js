@@ -36,12 +36,21 @@ function labelFor(name, s) {
 }
 
 /**
+ * Whether an integer option names a seat (Maudix `first_dealer`, Mauw
+ * `first_seat`): its name ends in `_seat`/`_dealer`, or its description
+ * starts with "Seat". Such a value counts seats from 0; people count from 1.
+ */
+export function isSeatOption(name, s) {
+  return s.type === "integer" && (/(^|_)(seat|dealer)$/.test(name) || /^seat\b/i.test(s.description || ""));
+}
+
+/**
  * One input per property of an object schema; returns `{node, read}`:
  * `read()` gives the values the person set (unset nullable fields: null;
  * untouched fields equal to their default are left out).
  * `labeller(value)` names enum items (cards).
  */
-export function objectForm(schema, { root = schema, skip = ["type"], labeller = (v) => String(v), idPrefix = "f" } = {}) {
+export function objectForm(schema, { root = schema, skip = ["type"], labeller = (v) => String(v), idPrefix = "f", seats = 0 } = {}) {
   const node = document.createElement("div");
   const readers = [];
   const props = resolve(schema, root).properties || {};
@@ -91,6 +100,18 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       box.checked = Boolean(s.default);
       field.prepend(box);
       read = () => box.checked;
+    } else if (seats > 0 && isSeatOption(name, s)) {
+      // a seat: "Seat 1"…"Seat N" of this table, sent as the 0-based index
+      field = labelFor(name, s);
+      const sel = document.createElement("select");
+      sel.id = id;
+      sel.name = name;
+      if (nullable) sel.append(new Option(t("at_random"), ""));
+      const top = Math.min(seats, s.maximum !== undefined ? s.maximum + 1 : seats);
+      for (let i = Math.max(0, s.minimum || 0); i < top; i++) sel.append(new Option(t("seat_n", i + 1), String(i)));
+      sel.value = s.default === null || s.default === undefined ? "" : String(s.default);
+      field.append(sel);
+      read = () => (sel.value === "" ? (nullable ? null : undefined) : Number(sel.value));
     } else if (s.type === "integer" || s.type === "number") {
       field = labelFor(name, s);
       const inp = document.createElement("input");
