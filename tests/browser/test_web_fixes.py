@@ -227,3 +227,29 @@ def test_a_seat_option_reads_seat_1_to_n_and_sends_the_seat_index(web, browse, g
     assert (info["game"], info["players"], info["options"][option]) == (game, 4, 3)
     assert page.text_content("#create-error") == ""
     assert tab.errors == []
+
+
+def test_a_refusal_reads_in_french_on_a_french_page(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    tab = browse(locale="fr-FR")
+    page = tab.page
+    page.goto(web.base + "/")
+    row = page.locator(f"#tables li[data-table='{table}']")
+    row.locator("input[name=name]").fill("Tard")
+    assert c.post(f"/tables/{table}/join", json={"name": "Tôt"}).status_code == 200  # the last seat goes first
+    row.locator("button[type=submit]").click()
+    row.locator(".error >> text=Toutes les places sont prises.").wait_for()
+    assert page.url == web.base + "/"
+    # the same page in English keeps the server's own words
+    page.select_option("#lang", "en")
+    en = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                 "turn_seconds": None}).json()["id"]
+    page.reload()
+    row = page.locator(f"#tables li[data-table='{en}']")
+    row.locator("input[name=name]").fill("Late")
+    assert c.post(f"/tables/{en}/join", json={"name": "Early"}).status_code == 200
+    row.locator("button[type=submit]").click()
+    row.locator(".error >> text=every seat is taken").wait_for()
+    assert [e for e in tab.errors if "409" not in e] == []

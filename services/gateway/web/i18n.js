@@ -46,6 +46,50 @@ const TEXT = {
   },
 };
 
+// The server's refusals by their stable `code` (docs/api.md): French text for
+// the frequent ones; English keeps the server's own detail, which is often
+// more precise. Unknown codes fall back to that detail in both languages.
+const REFUSALS = {
+  not_your_turn: "Ce n’est pas à vous de jouer.",
+  game_over: "La partie est finie.",
+  card_not_in_hand: "Vous n’avez pas cette carte en main.",
+  wrong_phase: "Ce coup n’est pas possible maintenant.",
+  bad_action: "Ce coup n’est pas valable.",
+  cannot_afford: "Vous ne pouvez pas payer autant.",
+  must_follow_suit: "Vous devez fournir à la couleur demandée (ou jouer un joker).",
+  play_or_keep_drawn_card: "Après avoir pioché, jouez la carte piochée ou gardez-la.",
+  suit_wish_pending: "Le donneur doit d’abord choisir la couleur du valet retourné.",
+  suit_wish_required: "Un valet demande une couleur : choisissez-la.",
+  penalty_pending: "Une pénalité est en cours : piochez ou répondez-y.",
+  not_started: "La partie n’a pas encore commencé.",
+  stale_version: "La table a changé entre-temps : réessayez.",
+  seat_taken: "Cette place vient d’être prise.",
+  table_full: "Toutes les places sont prises.",
+  seat_left: "Cette place a été quittée.",
+  bad_token: "Cette place n’est plus la vôtre.",
+  missing_token: "Vous n’avez pas de place à cette table.",
+  table_not_found: "Table inconnue.",
+  not_found: "Introuvable.",
+  malformed_json: "Requête mal formée.",
+  invalid_request: "La demande n’est pas valable.",
+  reply_timeout: "Le serveur n’a pas répondu à temps : réessayez.",
+  store_unavailable: "Le serveur est momentanément indisponible : réessayez.",
+  not_ready: "Le serveur est momentanément indisponible : réessayez.",
+  start_pending: "La partie démarre : réessayez dans un instant.",
+  too_many_conflicts: "La table est très occupée : réessayez.",
+  internal_error: "Erreur du serveur.",
+};
+
+// codes whose detail names what is wrong (the field, the card): kept after the French text
+const PRECISE = new Set(["bad_action", "wrong_phase", "invalid_request", "cannot_afford"]);
+
+/** A refusal's text in the page's language: its `code`'s French text, else the server's `detail`. */
+export function refusal(code, detail) {
+  const fr = lang === "fr" && REFUSALS[code];
+  if (!fr) return detail;
+  return PRECISE.has(code) && detail ? `${fr} (${detail})` : fr;
+}
+
 function initial() {
   const kept = localStorage.getItem("tapis.lang");
   if (kept === "fr" || kept === "en") return kept;
