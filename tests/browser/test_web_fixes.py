@@ -253,3 +253,34 @@ def test_a_refusal_reads_in_french_on_a_french_page(web, browse):
     row.locator("button[type=submit]").click()
     row.locator(".error >> text=every seat is taken").wait_for()
     assert [e for e in tab.errors if "409" not in e] == []
+
+
+def test_create_errors_name_the_field(web, browse):
+    g = next(g for g in web.client.get("/games").json() if g["name"] == "maumau")
+    tab = browse()
+    page = tab.page
+    made = posts(page, "/tables")
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option[value=maumau]", state="attached")
+    page.select_option("#game", "maumau")
+    page.fill("#players", "2.5")
+    page.click("#create-btn")
+    want = f"Players: a whole number from {g['min_players']} to {g['max_players']}."
+    page.wait_for_selector(f"#create-error >> text={want}")
+    assert page.get_attribute("#players", "aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.id") == "players"
+    page.fill("#players", "3")
+    for turn in ("0", "601", "1.5"):
+        page.fill("#turn", turn)
+        page.click("#create-btn")
+        page.wait_for_selector("#create-error >> text=Turn clock: leave it empty (no clock) or give whole seconds "
+                               "from 1 to 600.")
+        assert page.get_attribute("#turn", "aria-invalid") == "true"
+        assert page.get_attribute("#players", "aria-invalid") is None
+    assert made == []
+    page.fill("#turn", "600")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/tables")) as answer:
+        page.click("#create-btn")
+    assert answer.value.status == 201, answer.value.text()
+    assert len(made) == 1 and page.text_content("#create-error") == ""
+    assert tab.errors == []

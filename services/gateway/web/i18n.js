@@ -20,6 +20,8 @@ const TEXT = {
     no_table: "No such table.", seat_gone: "This seat was left (in another tab?): you are watching.", version: "move {0}", seconds_left: "{0} s left",
     strategy: "Bot strategy", nobody: "—", at_least: "choose at least {0}", at_most: "at most {0}",
     rules_hint: "Open a game to read its rules in short.", at_random: "at random",
+    bad_players: "Players: a whole number from {0} to {1}.",
+    bad_turn: "Turn clock: leave it empty (no clock) or give whole seconds from {0} to {1}.",
   },
   fr: {
     language: "Langue", create_table: "Créer une table", game: "Jeu", players: "Joueurs", seats: "Places",
@@ -43,6 +45,8 @@ const TEXT = {
     seconds_left: "{0} s restantes", strategy: "Stratégie du robot", nobody: "—",
     at_least: "au moins {0}", at_most: "au plus {0}",
     rules_hint: "Ouvrez un jeu pour lire ses règles en bref.", at_random: "au hasard",
+    bad_players: "Joueurs : un nombre entier de {0} à {1}.",
+    bad_turn: "Temps par tour : laissez vide (aucun) ou donnez un nombre entier de secondes de {0} à {1}.",
   },
 };
 

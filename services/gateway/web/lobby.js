@@ -85,6 +85,23 @@ function renderCreateForm() {
   }
 }
 
+/**
+ * The first of Players and Turn clock the server would refuse, checked here
+ * so the message names the field: `{el, text}`, or null.
+ */
+function invalidField(g) {
+  for (const el of [$("players"), $("turn")]) el.removeAttribute("aria-invalid");
+  const p = $("players").value.trim();
+  if (!/^\d+$/.test(p) || Number(p) < g.min_players || Number(p) > g.max_players) {
+    return { el: $("players"), text: t("bad_players", g.min_players, g.max_players) };
+  }
+  const turn = $("turn").value.trim();
+  if ($("turn").validity.badInput || (turn !== "" && (!/^\d+$/.test(turn) || Number(turn) < 1 || Number(turn) > 600))) {
+    return { el: $("turn"), text: t("bad_turn", 1, 600) };
+  }
+  return null;
+}
+
 let creating = false; // a create request on its way: a second click (a double-click) makes no second table
 
 async function create(ev) {
@@ -92,6 +109,13 @@ async function create(ev) {
   if (creating) return;
   $("create-error").textContent = "";
   const g = game($("game").value);
+  const bad = invalidField(g);
+  if (bad) {
+    bad.el.setAttribute("aria-invalid", "true");
+    bad.el.focus();
+    $("create-error").textContent = bad.text;
+    return;
+  }
   const players = Number($("players").value);
   const bots = {};
   for (let s = 0; s < players; s++) {
