@@ -284,3 +284,18 @@ def test_create_errors_name_the_field(web, browse):
     assert answer.value.status == 201, answer.value.text()
     assert len(made) == 1 and page.text_content("#create-error") == ""
     assert tab.errors == []
+
+
+def test_the_log_heading_stays_in_sight_when_the_log_scrolls(web, browse):
+    table, token = finished_maumau(web)
+    tab = browse()
+    page = tab.page
+    open_as(tab, web, table, token)
+    page.wait_for_selector("#result table")
+    page.evaluate("() => { const ol = document.getElementById('log');"
+                  " for (let i = 0; i < 60; i++) ol.append(Object.assign(document.createElement('li'), {textContent: 'x'})); }")
+    assert page.evaluate("() => { const ol = document.getElementById('log'); return ol.scrollHeight > ol.clientHeight; }")
+    page.evaluate("() => { const ol = document.getElementById('log'); ol.scrollTop = ol.scrollHeight; }")
+    # the heading is not inside the scrolling box: it stays where it was
+    assert page.evaluate("() => document.getElementById('log-h').parentElement.scrollTop") == 0
+    assert page.evaluate("() => getComputedStyle(document.getElementById('log')).overflowY") == "auto"

@@ -175,7 +175,7 @@ function renderLog() {
     li.textContent = text;
     ol.append(li);
   }
-  ol.parentElement.scrollTop = ol.parentElement.scrollHeight;
+  ol.scrollTop = ol.scrollHeight;
 }
 
 function renderJoin() {
