@@ -299,3 +299,30 @@ def test_the_log_heading_stays_in_sight_when_the_log_scrolls(web, browse):
     # the heading is not inside the scrolling box: it stays where it was
     assert page.evaluate("() => document.getElementById('log-h').parentElement.scrollTop") == 0
     assert page.evaluate("() => getComputedStyle(document.getElementById('log')).overflowY") == "auto"
+
+
+def test_plurals_in_english_and_french(web, browse):
+    tab = browse()
+    page = tab.page
+    page.goto(web.base + "/")
+    got = page.evaluate("""async () => {
+        const { fill } = await import('/static/i18n.js');
+        const dix = await import('/static/games/dix.js');
+        const mauw = await import('/static/games/mauw.js');
+        const mmd = await import('/static/games/maudit_mot_dit.js');
+        const names = ['Ana', 'Bo'];
+        const paid = (n, l) => dix.describe({type: 'TokensPaid', seat: 1, data: {count: n}}, names, l);
+        const drew = (n, l) => mauw.describe({type: 'CardsDrawn', seat: 0, data: {count: n}}, names, l);
+        return [fill('{0} {0|card|cards}', [1], 'en'), fill('{0} {0|card|cards}', [0], 'en'),
+                fill('{0} {0|carte|cartes}', [0], 'fr'), fill('{0} {0|carte|cartes}', [2], 'fr'),
+                paid(1, 'en'), paid(3, 'en'), paid(1, 'fr'), drew(1, 'en'), drew(2, 'fr'),
+                mmd.describe !== undefined];
+    }""")
+    assert got == ["1 card", "0 cards", "0 carte", "2 cartes", "Bo pays 1 token.", "Bo pays 3 tokens.",
+                   "Bo paie 1 jeton.", "Ana draws 1 card.", "Ana pioche 2 cartes.", True]
+    # the lobby names the bots' strategies in French
+    fr = browse(locale="fr-FR")
+    fr.page.goto(web.base + "/")
+    fr.page.wait_for_selector("#seat-1 option[value=heuristic]", state="attached")
+    assert fr.page.locator("#seat-1 option[value=heuristic]").inner_text() == "robot : heuristique"
+    assert tab.errors == [] and fr.errors == []

@@ -8,7 +8,7 @@ const TEXT = {
     open: "Open", playing: "Playing", finished: "Finished", more: "More", games: "Games", person: "a person",
     bot: "bot", seat_n: "Seat {0}", take_seat: "Take a seat", your_name: "Your name", seat: "Seat", join: "Join",
     watch: "Watch", play: "Play", log: "What happened", leave: "Leave", free: "free", away: "away",
-    cards_n: "{0} cards", your_turn: "Your turn", turn_of: "{0} to play", waiting_players: "Waiting for players…",
+    cards_n: "{0} {0|card|cards}", your_turn: "Your turn", turn_of: "{0} to play", waiting_players: "Waiting for players…",
     spectating: "You are watching.", seated_as: "You play seat {0}.", no_tables: "No table here yet.",
     game_over: "The game is over.", result: "Result", place: "Place", name: "Name", score: "Score",
     players_range: "{0}–{1} players", draw: "Draw", keep: "Keep the card", pass: "Pass",
@@ -20,6 +20,7 @@ const TEXT = {
     no_table: "No such table.", seat_gone: "This seat was left (in another tab?): you are watching.", version: "move {0}", seconds_left: "{0} s left",
     strategy: "Bot strategy", nobody: "—", at_least: "choose at least {0}", at_most: "at most {0}",
     rules_hint: "Open a game to read its rules in short.", at_random: "at random",
+    bot_strategy: "{0}: {1}", strat_random: "random", strat_heuristic: "heuristic", strat_strong: "strong",
     bad_players: "Players: a whole number from {0} to {1}.",
     bad_turn: "Turn clock: leave it empty (no clock) or give whole seconds from {0} to {1}.",
   },
@@ -29,7 +30,7 @@ const TEXT = {
     open: "Ouvertes", playing: "En cours", finished: "Terminées", more: "Plus", games: "Jeux",
     person: "une personne", bot: "robot", seat_n: "Place {0}", take_seat: "Prendre une place",
     your_name: "Votre nom", seat: "Place", join: "S’asseoir", watch: "Regarder", play: "Jouer",
-    log: "Ce qui s’est passé", leave: "Quitter", free: "libre", away: "absent", cards_n: "{0} cartes",
+    log: "Ce qui s’est passé", leave: "Quitter", free: "libre", away: "absent", cards_n: "{0} {0|carte|cartes}",
     your_turn: "À vous de jouer", turn_of: "À {0} de jouer", waiting_players: "En attente de joueurs…",
     spectating: "Vous regardez.", seated_as: "Vous jouez la place {0}.", no_tables: "Aucune table ici.",
     game_over: "La partie est finie.", result: "Résultat", place: "Place", name: "Nom", score: "Score",
@@ -45,6 +46,7 @@ const TEXT = {
     seconds_left: "{0} s restantes", strategy: "Stratégie du robot", nobody: "—",
     at_least: "au moins {0}", at_most: "au plus {0}",
     rules_hint: "Ouvrez un jeu pour lire ses règles en bref.", at_random: "au hasard",
+    bot_strategy: "{0} : {1}", strat_random: "hasard", strat_heuristic: "heuristique", strat_strong: "fort",
     bad_players: "Joueurs : un nombre entier de {0} à {1}.",
     bad_turn: "Temps par tour : laissez vide (aucun) ou donnez un nombre entier de secondes de {0} à {1}.",
   },
@@ -102,10 +104,22 @@ function initial() {
 
 export let lang = initial();
 
-/** The text of `key` in the current language, `{0}`, `{1}` replaced by `args`. */
+/**
+ * `s` with `{0}`, `{1}` replaced by `args`, and `{1|card|cards}` by the
+ * singular or plural form for `args[1]` (French: 0 and 1 take the singular).
+ */
+export function fill(s, args, language = lang) {
+  return s.replace(/\{(\d)(?:\|([^|}]*)\|([^}]*))?\}/g, (_, i, one, many) => {
+    const v = args[Number(i)];
+    if (one === undefined) return String(v);
+    const n = Math.abs(Number(v));
+    return (language === "fr" ? n < 2 : n === 1) ? one : many;
+  });
+}
+
+/** The text of `key` in the current language, `{0}`, `{1}` replaced by `args` (plurals as in `fill`). */
 export function t(key, ...args) {
-  const s = TEXT[lang][key] ?? TEXT.en[key] ?? key;
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(TEXT[lang][key] ?? TEXT.en[key] ?? key, args);
 }
 
 /** Fill every `[data-t]` element of the page and wire the language select; `onChange` re-renders. */

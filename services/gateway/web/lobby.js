@@ -63,7 +63,10 @@ function renderCreateForm() {
     sel.name = "seat-" + s;
     sel.id = "seat-" + s;
     sel.append(new Option(t("person"), ""));
-    for (const st of g.strategies) sel.append(new Option(`${t("bot")}: ${st}`, st));
+    for (const st of g.strategies) {
+      const k = "strat_" + st; // a strategy the interface knows is named in its language; others keep the server's name
+      sel.append(new Option(t("bot_strategy", t("bot"), t(k) === k ? st : t(k)), st));
+    }
     const pref = g.strategies.includes("heuristic") ? "heuristic" : g.strategies[0];
     sel.value = kept[s] !== undefined ? kept[s] : (s === 0 ? "" : pref);
     l.append(sel);
