@@ -326,3 +326,31 @@ def test_plurals_in_english_and_french(web, browse):
     fr.page.wait_for_selector("#seat-1 option[value=heuristic]", state="attached")
     assert fr.page.locator("#seat-1 option[value=heuristic]").inner_text() == "robot : heuristique"
     assert tab.errors == [] and fr.errors == []
+
+
+def test_the_options_form_speaks_french_without_section_marks(web, browse):
+    tab = browse(locale="fr-FR")
+    page = tab.page
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option[value=maudix]", state="attached")
+    page.select_option("#game", "maudix")
+    page.wait_for_selector("#opt-first_dealer")
+    text = page.inner_text("#options")
+    assert "§" not in text and "None" not in text and "null" not in text
+    assert page.locator("label:has(#opt-first_dealer) > span").first.inner_text().strip() == "Premier donneur"
+    legend = page.locator("#options fieldset legend").first.inner_text()
+    assert legend == "Contrats"
+    boxes = page.locator("#options fieldset label").all_inner_texts()
+    assert [b.strip() for b in boxes] == ["Les Plis", "Les Dames", "Les Têtes", "L’Association", "La Chasse",
+                                          "La Prédiction", "Le Maudix"]
+    assert "Aucun coché : les sept, dans l’ordre." in text
+    page.select_option("#game", "maumau")
+    page.wait_for_selector("#opt-ace_power")
+    assert page.locator("#opt-ace_power option").all_inner_texts() == [
+        "aucun", "les autres piochent 1", "les autres passent leur tour"]
+    assert "Hand Size" not in page.inner_text("#options") and "Cartes en main" in page.inner_text("#options")
+    # in English: the same form, English words
+    page.select_option("#lang", "en")
+    page.wait_for_selector("#options >> text=Ace power")
+    assert page.locator("#opt-ace_power option").all_inner_texts() == ["none", "the others draw 1", "the others are skipped"]
+    assert tab.errors == []

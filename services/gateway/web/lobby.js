@@ -1,6 +1,7 @@
 // The lobby: games, tables (a page at a time), the create form, taking a seat.
 import { api, saveSeat } from "./api.js";
 import { lang, setupLanguage, t } from "./i18n.js";
+import { optionWords } from "./optionlabels.js";
 import { objectForm } from "./schemaform.js";
 
 const $ = (id) => document.getElementById(id);
@@ -77,7 +78,8 @@ function renderCreateForm() {
   const same = opts.dataset.game === g.name;
   const set = same ? [...opts.querySelectorAll("input, select")].map((el) => [el.name, el.type === "checkbox" ? el.value : "",
     el.type === "checkbox" ? el.checked : el.value]) : [];
-  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt", seats: n });
+  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt", seats: n,
+    wordsFor: (name) => optionWords(g.name, name, lang) });
   opts.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("options") }), optionsForm.node);
   opts.dataset.game = g.name;
   for (const [name, box, v] of set) {
