@@ -354,3 +354,23 @@ def test_the_options_form_speaks_french_without_section_marks(web, browse):
     page.wait_for_selector("#options >> text=Ace power")
     assert page.locator("#opt-ace_power option").all_inner_texts() == ["none", "the others draw 1", "the others are skipped"]
     assert tab.errors == []
+
+
+def test_the_standings_total_column_fits_a_phone(web, browse):
+    c = web.client
+    table = c.post("/tables", json={"game": "maudit_mot_dit", "players": 3, "bots": {"2": "heuristic"},
+                                    "turn_seconds": None}).json()["id"]
+    token = c.post(f"/tables/{table}/join", json={"name": "Wilhelmina-Augusta-Maximiliana"}).json()["token"]
+    c.post(f"/tables/{table}/join", json={"name": "M" * 40})
+    tab = browse(width=390, height=844, locale="fr-FR")
+    page = tab.page
+    open_as(tab, web, table, token)
+    page.wait_for_selector(".mmd-standings th:last-child")
+    zone, total = page.evaluate("""() => {
+        const t = document.querySelector('.mmd-standings');
+        const z = t.closest('.mmd-zone').getBoundingClientRect();
+        const th = t.querySelector('th:last-child').getBoundingClientRect();
+        return [[z.left, z.right], [th.left, th.right]];
+    }""")
+    assert zone[0] <= total[0] and total[1] <= zone[1], (zone, total)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
