@@ -292,9 +292,10 @@ def test_the_log_heading_stays_in_sight_when_the_log_scrolls(web, browse):
     page = tab.page
     open_as(tab, web, table, token)
     page.wait_for_selector("#result table")
-    page.evaluate("() => { const ol = document.getElementById('log');"
-                  " for (let i = 0; i < 60; i++) ol.append(Object.assign(document.createElement('li'), {textContent: 'x'})); }")
-    assert page.evaluate("() => { const ol = document.getElementById('log'); return ol.scrollHeight > ol.clientHeight; }")
+    page.evaluate("() => { const ol = document.getElementById('log'); for (let i = 0; i < 60; i++)"
+                  " ol.append(Object.assign(document.createElement('li'), {textContent: 'x'})); }")
+    assert page.evaluate("() => { const ol = document.getElementById('log');"
+                         " return ol.scrollHeight > ol.clientHeight; }")
     page.evaluate("() => { const ol = document.getElementById('log'); ol.scrollTop = ol.scrollHeight; }")
     # the heading is not inside the scrolling box: it stays where it was
     assert page.evaluate("() => document.getElementById('log-h').parentElement.scrollTop") == 0
@@ -352,7 +353,8 @@ def test_the_options_form_speaks_french_without_section_marks(web, browse):
     # in English: the same form, English words
     page.select_option("#lang", "en")
     page.wait_for_selector("#options >> text=Ace power")
-    assert page.locator("#opt-ace_power option").all_inner_texts() == ["none", "the others draw 1", "the others are skipped"]
+    assert page.locator("#opt-ace_power option").all_inner_texts() == [
+        "none", "the others draw 1", "the others are skipped"]
     assert tab.errors == []
 
 
