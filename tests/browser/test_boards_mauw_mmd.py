@@ -164,7 +164,8 @@ def check_mauw_page(page, state, seat: int | None) -> None:
         assert page_cards(page, "#hand") == state.hands[seat]
     for line in page.locator("#log li").all_inner_texts():
         if " draws " in line and not line.startswith("Ada "):
-            assert line.endswith(" card(s)."), line
+            m = re.search(r" draws (\d+) (card|cards)\.$", line)
+            assert m and (m[2] == "card") == (m[1] == "1"), line
 
 
 def play_mauw_card(page) -> tuple[int, int]:

@@ -357,6 +357,7 @@ def test_leave_calls_the_endpoint_and_shows_its_answer(web, browse):
     page.wait_for_timeout(100)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click("#leave")
+    page.click("#leave-yes")
     if web.client.post(f"/tables/{table}/leave").status_code == 404:
         # the endpoint is not there (yet): the page says why and keeps the seat
         page.wait_for_selector("#error >> text=Leaving failed:")
@@ -552,6 +553,7 @@ def test_a_seat_left_elsewhere_turns_the_page_to_the_newer_seat_or_to_watching(w
     other.page.goto(f"{web.base}/play/{table}")
     other.page.wait_for_selector(".seat.me[data-seat='1']")
     page.click("#leave")
+    page.click("#leave-yes")
     page.wait_for_selector("#error >> text=You left this seat.")
     other.page.wait_for_selector("#error >> text=This seat was left (in another tab?): you are watching.")
     other.page.wait_for_selector("#hand", state="detached")

@@ -1,9 +1,10 @@
 // The HTTP API and the live stream (docs/api.md).
+import { refusal } from "./i18n.js";
 
-/** An API refusal: `status`, the problem's `code` and `detail`. */
+/** An API refusal: `status`, the problem's `code` and `detail`; its message is in the page's language. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body?.detail || body?.title || `HTTP ${status}`);
+    super(refusal(body?.code, body?.detail || body?.title || `HTTP ${status}`));
     this.status = status;
     this.code = body?.code || "http_" + status;
     this.body = body;

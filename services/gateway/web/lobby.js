@@ -1,6 +1,7 @@
 // The lobby: games, tables (a page at a time), the create form, taking a seat.
 import { api, saveSeat } from "./api.js";
 import { lang, setupLanguage, t } from "./i18n.js";
+import { optionWords } from "./optionlabels.js";
 import { objectForm } from "./schemaform.js";
 
 const $ = (id) => document.getElementById(id);
@@ -63,21 +64,63 @@ function renderCreateForm() {
     sel.name = "seat-" + s;
     sel.id = "seat-" + s;
     sel.append(new Option(t("person"), ""));
-    for (const st of g.strategies) sel.append(new Option(`${t("bot")}: ${st}`, st));
+    for (const st of g.strategies) {
+      const k = "strat_" + st; // a strategy the interface knows is named in its language; others keep the server's name
+      sel.append(new Option(t("bot_strategy", t("bot"), t(k) === k ? st : t(k)), st));
+    }
     const pref = g.strategies.includes("heuristic") ? "heuristic" : g.strategies[0];
     sel.value = kept[s] !== undefined ? kept[s] : (s === 0 ? "" : pref);
     l.append(sel);
     bots.append(l);
   }
   const opts = $("options");
-  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt" });
+  // the same game drawn again (another player count, the language): what was set stays set
+  const same = opts.dataset.game === g.name;
+  const set = same ? [...opts.querySelectorAll("input, select")].map((el) => [el.name, el.type === "checkbox" ? el.value : "",
+    el.type === "checkbox" ? el.checked : el.value]) : [];
+  optionsForm = objectForm(g.options_schema, { skip: [], idPrefix: "opt", seats: n,
+    wordsFor: (name) => optionWords(g.name, name, lang) });
   opts.replaceChildren(Object.assign(document.createElement("legend"), { textContent: t("options") }), optionsForm.node);
+  opts.dataset.game = g.name;
+  for (const [name, box, v] of set) {
+    const el = [...opts.querySelectorAll("input, select")].find((e) => e.name === name && (e.type === "checkbox" ? e.value === box : true));
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = v;
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === v)) el.value = v;
+  }
 }
+
+/**
+ * The first of Players and Turn clock the server would refuse, checked here
+ * so the message names the field: `{el, text}`, or null.
+ */
+function invalidField(g) {
+  for (const el of [$("players"), $("turn")]) el.removeAttribute("aria-invalid");
+  const p = $("players").value.trim();
+  if (!/^\d+$/.test(p) || Number(p) < g.min_players || Number(p) > g.max_players) {
+    return { el: $("players"), text: t("bad_players", g.min_players, g.max_players) };
+  }
+  const turn = $("turn").value.trim();
+  if ($("turn").validity.badInput || (turn !== "" && (!/^\d+$/.test(turn) || Number(turn) < 1 || Number(turn) > 600))) {
+    return { el: $("turn"), text: t("bad_turn", 1, 600) };
+  }
+  return null;
+}
+
+let creating = false; // a create request on its way: a second click (a double-click) makes no second table
 
 async function create(ev) {
   ev.preventDefault();
+  if (creating) return;
   $("create-error").textContent = "";
   const g = game($("game").value);
+  const bad = invalidField(g);
+  if (bad) {
+    bad.el.setAttribute("aria-invalid", "true");
+    bad.el.focus();
+    $("create-error").textContent = bad.text;
+    return;
+  }
   const players = Number($("players").value);
   const bots = {};
   for (let s = 0; s < players; s++) {
@@ -87,15 +130,21 @@ async function create(ev) {
   const turn = $("turn").value;
   const body = { game: g.name, players, options: optionsForm.read(), bots,
                  turn_seconds: turn === "" ? null : Number(turn) };
+  creating = true;
+  $("create-btn").disabled = true;
+  let leaving = false;
   try {
     const info = await api("/tables", { method: "POST", body });
     if (info.status === "waiting") {
       selectStatus("waiting");
     } else {
+      leaving = true; // the page moves on: the button stays disabled
       location.href = "/play/" + info.id;
     }
   } catch (err) {
     $("create-error").textContent = err.message;
+  } finally {
+    if (!leaving) { creating = false; $("create-btn").disabled = false; }
   }
 }
 
@@ -140,7 +189,12 @@ function tableItem(info) {
     form.append(label, btn, err);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      try { await join(info, name.value.trim() || "player"); } catch (e) { err.textContent = e.message; }
+      // one request at a time, and none after the seat is taken (the page is moving on):
+      // a double-click must not take two seats
+      if (btn.disabled) return;
+      btn.disabled = true;
+      err.textContent = "";
+      try { await join(info, name.value.trim() || "player"); } catch (e) { err.textContent = e.message; btn.disabled = false; }
     });
     li.append(form);
   }

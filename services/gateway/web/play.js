@@ -33,10 +33,28 @@ async function loadModule(game) {
 
 // Actions go one after the other: a click while the previous action is on
 // its way waits for it (and for the view it brings) instead of being lost.
+// A move on its way disables the moves until its answer: a second click
+// (a double-click on a card) is dropped, not sent again.
 let pending = Promise.resolve();
+let inFlight = false;
 function send(action) {
-  pending = pending.then(() => sendNow(action));
+  if (inFlight) return pending;
+  inFlight = true;
+  markBusy();
+  pending = sendNow(action).finally(() => { inFlight = false; markBusy(); });
   return pending;
+}
+
+// Busy moves are marked (aria-disabled, greyed by CSS) rather than
+// `disabled`: a disabled button would drop a keyboard player's focus.
+function markBusy() {
+  const box = $("actions");
+  box.setAttribute("aria-busy", String(inFlight));
+  box.classList.toggle("busy", inFlight);
+  for (const b of box.querySelectorAll("button, input, select, textarea")) {
+    if (inFlight) b.setAttribute("aria-disabled", "true");
+    else b.removeAttribute("aria-disabled");
+  }
 }
 
 // What was picked for this move (a Jack's suit picker open, the "Mau"
@@ -94,7 +112,7 @@ function renderSeats() {
       p.textContent = extra;
       div.append(p);
     }
-    if (away.has(s.seat)) {
+    if (away.has(s.seat) && (current?.status || info.status) !== "finished") { // no stand-in after the end
       const p = document.createElement("div");
       p.textContent = t("away") + " — " + t("stand_in");
       div.append(p);
@@ -157,7 +175,7 @@ function renderLog() {
     li.textContent = text;
     ol.append(li);
   }
-  ol.parentElement.scrollTop = ol.parentElement.scrollHeight;
+  ol.scrollTop = ol.scrollHeight;
 }
 
 function renderJoin() {
@@ -262,7 +280,11 @@ function render() {
   $("actions").hidden = !seat;
   restore();
   refocus();
-  $("leave").hidden = !seat;
+  markBusy();
+  // Leave goes once the game is over (there is nothing left to leave)
+  const over = (current?.status || info.status) === "finished";
+  $("leave").hidden = !seat || over || !$("leave-confirm").hidden;
+  if (!seat || over) $("leave-confirm").hidden = true;
   renderResult();
   renderLog();
 }
@@ -340,8 +362,14 @@ function startStream() {
   });
 }
 
+let joining = false; // a join on its way: a second click takes no second seat (nor shows "taken")
+
 async function joinSubmit(ev) {
   ev.preventDefault();
+  if (joining || seat) return;
+  joining = true;
+  const btn = $("join-form").querySelector("button[type=submit]");
+  btn.disabled = true;
   const name = $("join-name").value.trim() || "player";
   localStorage.setItem("tapis.name", name);
   try {
@@ -349,10 +377,14 @@ async function joinSubmit(ev) {
     seat = { token: j.token, seat: j.seat, name };
     saveSeat(table, seat);
     log.length = 0;
+    showError("");
     startStream(); // again, as the seat: its own cards in the log
     await refresh();
   } catch (err) {
     showError(err.message);
+  } finally {
+    joining = false;
+    btn.disabled = false;
   }
 }
 
@@ -378,10 +410,26 @@ async function leave() {
   await refresh();
 }
 
+// Leave asks first, in the page (keyboard: the question takes the focus on
+// its Cancel; Escape cancels too): one click must not give the seat up.
+function askLeave() {
+  $("leave").hidden = true;
+  $("leave-confirm").hidden = false;
+  $("leave-no").focus();
+}
+function closeLeave(refocus = true) {
+  $("leave-confirm").hidden = true;
+  $("leave").hidden = !seat;
+  if (refocus && !$("leave").hidden) $("leave").focus();
+}
+
 async function main() {
   setupLanguage(render);
   $("join-form").addEventListener("submit", joinSubmit);
-  $("leave").addEventListener("click", leave);
+  $("leave").addEventListener("click", askLeave);
+  $("leave-no").addEventListener("click", () => closeLeave());
+  $("leave-confirm").addEventListener("keydown", (ev) => { if (ev.key === "Escape") closeLeave(); });
+  $("leave-yes").addEventListener("click", () => { closeLeave(false); leave(); });
   try {
     info = await api(`/tables/${table}`);
   } catch (err) {

@@ -2,6 +2,7 @@
 // and the view's `choices` (an action that is a combination of cards or
 // free text, whose schema is the whole action's).
 import { t } from "./i18n.js";
+import { plain } from "./optionlabels.js";
 
 /** `schema` with a local `$ref` followed (`#/$defs/...`). */
 export function resolve(schema, root) {
@@ -27,12 +28,21 @@ function unwrap(schema, root) {
   return { schema: s, nullable: false };
 }
 
-function labelFor(name, s) {
+function labelFor(name, s, words) {
   const l = document.createElement("label");
   const span = document.createElement("span");
-  span.textContent = (s.title || name) + " ";
+  span.textContent = (words?.label || s.title || name) + " ";
   l.append(span);
   return l;
+}
+
+/**
+ * Whether an integer option names a seat (Maudix `first_dealer`, Mauw
+ * `first_seat`): its name ends in `_seat`/`_dealer`, or its description
+ * starts with "Seat". Such a value counts seats from 0; people count from 1.
+ */
+export function isSeatOption(name, s) {
+  return s.type === "integer" && (/(^|_)(seat|dealer)$/.test(name) || /^seat\b/i.test(s.description || ""));
 }
 
 /**
@@ -41,7 +51,7 @@ function labelFor(name, s) {
  * untouched fields equal to their default are left out).
  * `labeller(value)` names enum items (cards).
  */
-export function objectForm(schema, { root = schema, skip = ["type"], labeller = (v) => String(v), idPrefix = "f" } = {}) {
+export function objectForm(schema, { root = schema, skip = ["type"], labeller = (v) => String(v), idPrefix = "f", seats = 0, wordsFor = () => null } = {}) {
   const node = document.createElement("div");
   const readers = [];
   const props = resolve(schema, root).properties || {};
@@ -50,6 +60,8 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
     const { schema: s, nullable } = unwrap(raw, root);
     if (s.const !== undefined) { readers.push(() => [name, s.const]); continue; }
     const id = `${idPrefix}-${name}`;
+    const words = wordsFor(name); // {label, hint, values} in the page's language, or null
+    const named = (v) => words?.values?.[v] ?? labeller(v);
     let read;
     let field;
     if (s.type === "array") {
@@ -57,8 +69,9 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       const values = items.enum || [];
       field = document.createElement("fieldset");
       const legend = document.createElement("legend");
-      const bounds = [s.minItems ? t("at_least", s.minItems) : "", s.maxItems ? t("at_most", s.maxItems) : ""].filter(Boolean).join(", ");
-      legend.textContent = (s.title || name) + (bounds ? ` (${bounds})` : "");
+      // no "at least" when nothing ticked means the server's default (all of them)
+      const bounds = [s.minItems && s.default !== undefined ? t("at_least", s.minItems) : "", s.maxItems ? t("at_most", s.maxItems) : ""].filter(Boolean).join(", ");
+      legend.textContent = (words?.label || s.title || name) + (bounds ? ` (${bounds})` : "");
       field.append(legend);
       const boxes = values.map((v, i) => {
         const l = document.createElement("label");
@@ -67,23 +80,23 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
         box.type = "checkbox";
         box.value = i;
         box.name = name;
-        l.append(box, " " + labeller(v));
+        l.append(box, " " + named(v));
         field.append(l);
         return box;
       });
       read = () => boxes.filter((b) => b.checked).map((b) => values[Number(b.value)]);
     } else if (s.enum) {
-      field = labelFor(name, s);
+      field = labelFor(name, s, words);
       const sel = document.createElement("select");
       sel.id = id;
       sel.name = name;
       if (nullable) sel.append(new Option(t("none"), ""));
-      for (const v of s.enum) sel.append(new Option(labeller(v), JSON.stringify(v)));
+      for (const v of s.enum) sel.append(new Option(named(v), JSON.stringify(v)));
       if (s.default !== undefined) sel.value = s.default === null ? "" : JSON.stringify(s.default);
       field.append(sel);
       read = () => (sel.value === "" ? (nullable ? null : undefined) : JSON.parse(sel.value));
     } else if (s.type === "boolean") {
-      field = labelFor(name, s);
+      field = labelFor(name, s, words);
       const box = document.createElement("input");
       box.type = "checkbox";
       box.id = id;
@@ -91,8 +104,20 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       box.checked = Boolean(s.default);
       field.prepend(box);
       read = () => box.checked;
+    } else if (seats > 0 && isSeatOption(name, s)) {
+      // a seat: "Seat 1"…"Seat N" of this table, sent as the 0-based index
+      field = labelFor(name, s, words);
+      const sel = document.createElement("select");
+      sel.id = id;
+      sel.name = name;
+      if (nullable) sel.append(new Option(t("at_random"), ""));
+      const top = Math.min(seats, s.maximum !== undefined ? s.maximum + 1 : seats);
+      for (let i = Math.max(0, s.minimum || 0); i < top; i++) sel.append(new Option(t("seat_n", i + 1), String(i)));
+      sel.value = s.default === null || s.default === undefined ? "" : String(s.default);
+      field.append(sel);
+      read = () => (sel.value === "" ? (nullable ? null : undefined) : Number(sel.value));
     } else if (s.type === "integer" || s.type === "number") {
-      field = labelFor(name, s);
+      field = labelFor(name, s, words);
       const inp = document.createElement("input");
       inp.type = "number";
       inp.id = id;
@@ -105,7 +130,7 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       field.append(inp);
       read = () => (inp.value === "" ? (nullable ? null : undefined) : Number(inp.value));
     } else {
-      field = labelFor(name, s);
+      field = labelFor(name, s, words);
       const inp = document.createElement("input");
       inp.type = "text";
       inp.id = id;
@@ -116,10 +141,11 @@ export function objectForm(schema, { root = schema, skip = ["type"], labeller = 
       field.append(inp);
       read = () => (inp.value === "" && nullable ? null : inp.value);
     }
-    if (s.description) {
+    const hintText = words ? words.hint : plain(s.description);
+    if (hintText) {
       const hint = document.createElement("span");
       hint.className = "hint";
-      hint.textContent = " " + s.description;
+      hint.textContent = " " + hintText;
       field.append(hint);
     }
     node.append(field);

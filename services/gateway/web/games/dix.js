@@ -3,6 +3,7 @@
 // tableau and its total, the auction, the debt being paid, the market, each
 // seat's tokens, consolation tokens, collection and score; flip / stop,
 // bids and pass, payments and buys as buttons; the log in words.
+import { fill } from "../i18n.js";
 export const title = "DIX";
 
 const W = {
@@ -10,9 +11,9 @@ const W = {
     colour: { R: "red", Y: "yellow", G: "green", B: "blue" }, colour_short: { R: "red", Y: "yel", G: "grn", B: "blu" },
     number_card: "{0} {1}", colour_joker: "{0} joker (any number)", number_joker: "joker {0} (any colour)", currency: "currency {0}",
     start: "The game starts: {0} plays first.", flipped: "{0} flips {1}.", busted_total: "{0} busts: the total passes 10.",
-    busted_currency: "{0} busts: the currency reaches 11.", numbers_taken: "{0} takes {1}.", currency_taken: "{0} takes the currency: {1} tokens.",
+    busted_currency: "{0} busts: the currency reaches 11.", numbers_taken: "{0} takes {1}.", currency_taken: "{0} takes the currency: {1} {1|token|tokens}.",
     bid_log: "{0} bids {1}.", bid_passed: "{0} passes.", auction_won: "{0} wins {1} for {2}.", joker_taken: "{0} takes {1} for {2}.",
-    joker_discarded: "{1} is discarded.", bought: "{0} buys {1} for {2}.", tokens_paid: "{0} pays {1} tokens.",
+    joker_discarded: "{1} is discarded.", bought: "{0} buys {1} for {2}.", tokens_paid: "{0} pays {1} {1|token|tokens}.",
     consolation_paid: "{0} pays a consolation token.", card_paid: "{0} pays with {1}.", buy_passed: "{0} buys nothing.",
     turn_ended: "{0}'s turn.", final_round: "The deck is empty: last buys, {0}.", ended: "The game is over.", paid_others: " Tokens to {0}.",
     timed_out: "{0}'s clock ran out: a stand-in plays.", seat_back: "{0} is back.", seat_left: "{0} left the table: a bot plays the seat.",
@@ -32,9 +33,9 @@ const W = {
     colour: { R: "rouge", Y: "jaune", G: "vert", B: "bleu" }, colour_short: { R: "rou", Y: "jau", G: "ver", B: "ble" },
     number_card: "{1} {0}", colour_joker: "joker {0} (tout nombre)", number_joker: "joker {0} (toute couleur)", currency: "monnaie {0}",
     start: "La partie commence : {0} joue en premier.", flipped: "{0} retourne {1}.", busted_total: "{0} saute : le total dépasse 10.",
-    busted_currency: "{0} saute : la monnaie atteint 11.", numbers_taken: "{0} prend {1}.", currency_taken: "{0} prend la monnaie : {1} jetons.",
+    busted_currency: "{0} saute : la monnaie atteint 11.", numbers_taken: "{0} prend {1}.", currency_taken: "{0} prend la monnaie : {1} {1|jeton|jetons}.",
     bid_log: "{0} enchérit {1}.", bid_passed: "{0} passe.", auction_won: "{0} remporte {1} pour {2}.", joker_taken: "{0} prend {1} pour {2}.",
-    joker_discarded: "{1} est défaussé.", bought: "{0} achète {1} pour {2}.", tokens_paid: "{0} paie {1} jetons.",
+    joker_discarded: "{1} est défaussé.", bought: "{0} achète {1} pour {2}.", tokens_paid: "{0} paie {1} {1|jeton|jetons}.",
     consolation_paid: "{0} paie un jeton de consolation.", card_paid: "{0} paie avec {1}.", buy_passed: "{0} n’achète rien.",
     turn_ended: "Au tour de {0}.", final_round: "Le paquet est vide : derniers achats, {0}.", ended: "La partie est finie.", paid_others: " Jetons pour {0}.",
     timed_out: "Le temps de {0} est écoulé : un remplaçant joue.", seat_back: "{0} est de retour.", seat_left: "{0} a quitté la table : un robot joue la place.",
@@ -55,7 +56,7 @@ const W = {
 function words(lang) { return W[lang] || W.en; }
 function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(s, args, lang);
 }
 function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 

@@ -5,6 +5,7 @@
 // proposals, the Malédiction and its vote, the standings; text boxes for a
 // clue and a guess (their limits from the game's `choices`), the choice of
 // word, the vote and the Mauvais sort as buttons; the log in words.
+import { fill } from "../i18n.js";
 export const title = "Maudit Mot Dit";
 
 // Signs every usual font has (no emoji font needed); the drop is drawn in CSS. The name is always written too.
@@ -13,7 +14,7 @@ const SYMBOLS = { moon: "☾", sun: "☀", star: "★", heart: "♥", clover: "�
 const W = {
   en: {
     sym: { moon: "moon", sun: "sun", star: "star", heart: "heart", clover: "clover", drop: "drop", bolt: "bolt", snowflake: "snowflake" },
-    bonus: { play_again: "play again", bad_luck: "Mauvais sort" }, clues_n: "{0} clue(s)",
+    bonus: { play_again: "play again", bad_luck: "Mauvais sort" }, clues_n: "{0} {0|clue|clues}",
     outcome: { exact: "found on the exact clue", early: "found early", miss: "not found", cursed: "ended by the Malédiction" },
     start: "The game starts: {0} takes the box.", turned: "{0} turns a card (turn {1}, trip {2}).", turned_mine: "You may choose: {0}.",
     chose: "You chose «{0}» ({1}).", chose_other: "{0} chooses a word.", clue: "{0} gives clue {2}: «{1}».",
@@ -21,7 +22,7 @@ const W = {
     revealed: "Answers to clue {0}: {1}.", revealed_none: "Nobody answered clue {0}.", found: "found", wrong: "wrong",
     curse_proposed: "{0} proposes the Malédiction against clue {1}.", voted_yes: "{0} agrees.", voted_no: "{0} disagrees.",
     curse_agreed: "The Malédiction goes to {0}.", curse_rejected: "The Malédiction is rejected.",
-    scored: "The word was «{0}» ({1} clue(s) needed): {2}.", scored_points: " Points: {0}.", bonus_log: " Bonus: {0}.",
+    scored: "The word was «{0}» ({1} {1|clue|clues} needed): {2}.", scored_points: " Points: {0}.", bonus_log: " Bonus: {0}.",
     bad_luck_given: "{0} gives a Mauvais sort to {1}.",
     ended: { trips: "The box has gone round: the game is over.", box_empty: "The box is empty: the game is over.",
       centre_empty: "The centre pile is empty: the game is over." },
@@ -31,7 +32,7 @@ const W = {
     giver: "{0} gives the clues.", giver_you: "You give the clues.",
     ph: { choose: "choosing a word", clue: "a clue to give", guess: "answers to the clue", vote: "a Malédiction vote",
       bad_luck: "a Mauvais sort to give", over: "the game is over" },
-    phase: "Now: {0}", left_card: "The left card", word_cards: "Your word card: choose a word", secret: "Your secret word",
+    phase: "Now: {0}", left_card: "The left card", word_cards: "Your word card: choose a word", secret: "Your secret word", secret_word: "The secret word",
     secret_hidden: "The secret word is hidden from you.", clues: "Clues", no_clue: "No clue yet.",
     answered: "Answered clue {0}: {1}", nobody: "nobody yet", proposals: "Answers revealed", my_proposal: "Your sealed answer: «{0}»",
     curse: "Malédiction", curse_none: "nobody holds it", curse_by: "{0} holds it (−{1})", vote_open: "Vote asked by {0}: {1}",
@@ -45,7 +46,7 @@ const W = {
   },
   fr: {
     sym: { moon: "lune", sun: "soleil", star: "étoile", heart: "cœur", clover: "trèfle", drop: "goutte", bolt: "éclair", snowflake: "flocon" },
-    bonus: { play_again: "rejouer", bad_luck: "Mauvais sort" }, clues_n: "{0} indice(s)",
+    bonus: { play_again: "rejouer", bad_luck: "Mauvais sort" }, clues_n: "{0} {0|indice|indices}",
     outcome: { exact: "trouvé au bon indice", early: "trouvé en avance", miss: "pas trouvé", cursed: "arrêté par la Malédiction" },
     start: "La partie commence : {0} prend la boîte.", turned: "{0} tourne une carte (tour {1}, {2}e tour de table).",
     turned_mine: "Vous pouvez choisir : {0}.",
@@ -54,7 +55,7 @@ const W = {
     revealed: "Réponses à l’indice {0} : {1}.", revealed_none: "Personne n’a répondu à l’indice {0}.", found: "trouvé", wrong: "raté",
     curse_proposed: "{0} propose la Malédiction contre l’indice {1}.", voted_yes: "{0} est pour.", voted_no: "{0} est contre.",
     curse_agreed: "La Malédiction va à {0}.", curse_rejected: "La Malédiction est refusée.",
-    scored: "Le mot était « {0} » ({1} indice(s) demandés) : {2}.", scored_points: " Points : {0}.", bonus_log: " Bonus : {0}.",
+    scored: "Le mot était « {0} » ({1} {1|indice demandé|indices demandés}) : {2}.", scored_points: " Points : {0}.", bonus_log: " Bonus : {0}.",
     bad_luck_given: "{0} donne un Mauvais sort à {1}.",
     ended: { trips: "La boîte a fait ses tours : la partie est finie.", box_empty: "La boîte est vide : la partie est finie.",
       centre_empty: "La pile du centre est vide : la partie est finie." },
@@ -64,7 +65,7 @@ const W = {
     giver: "{0} donne les indices.", giver_you: "Vous donnez les indices.",
     ph: { choose: "choix du mot", clue: "un indice à donner", guess: "les réponses à l’indice", vote: "un vote de Malédiction",
       bad_luck: "un Mauvais sort à donner", over: "la partie est finie" },
-    phase: "En cours : {0}", left_card: "La carte de gauche", word_cards: "Votre carte Mots : choisissez un mot", secret: "Votre mot secret",
+    phase: "En cours : {0}", left_card: "La carte de gauche", word_cards: "Votre carte Mots : choisissez un mot", secret: "Votre mot secret", secret_word: "Le mot secret",
     secret_hidden: "Le mot secret vous est caché.", clues: "Indices", no_clue: "Pas encore d’indice.",
     answered: "Ont répondu à l’indice {0} : {1}", nobody: "personne encore", proposals: "Réponses dévoilées", my_proposal: "Votre réponse sous scellé : « {0} »",
     curse: "Malédiction", curse_none: "personne ne l’a", curse_by: "{0} l’a (−{1})", vote_open: "Vote demandé par {0} : {1}",
@@ -81,7 +82,7 @@ const W = {
 function words(lang) { return W[lang] || W.en; }
 function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(s, args, lang);
 }
 function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 function symbolText(sym, lang) { return `${SYMBOLS[sym] || ""} ${words(lang).sym[sym] || sym}`.trim(); }
@@ -168,7 +169,7 @@ export function renderBoard(view, ctx) {
     sec.append(row);
     cards.append(sec);
   } else if (view.phase !== "over" && view.turn !== ctx.seat) {
-    const sec = section(w(L, "secret"), "secret");
+    const sec = section(w(L, "secret_word"), "secret");
     sec.append(el("p", "mmd-hidden", w(L, "secret_hidden")));
     cards.append(sec);
   }

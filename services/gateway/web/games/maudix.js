@@ -4,6 +4,7 @@
 // it back after a theft), designations, bids and the Voleur as buttons, and
 // the log in words.
 import { SYMBOL, cardLabel as frenchLabel, cardNode, cardShort, suitName } from "../cards.js";
+import { fill } from "../i18n.js";
 
 export const title = "Maudix";
 
@@ -70,7 +71,7 @@ const JOKERS = { PIRATE: ["pirate", "pirate_s", "☠"], NAUFRAGE: ["naufrage", "
 function words(lang) { return W[lang] || W.en; }
 function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(s, args, lang);
 }
 function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 function contractName(c, lang) { return words(lang).contract[c] || c; }

@@ -2,6 +2,7 @@
 // suit picker after a Jack, the "Mau" / "Mau Mau" announcement, draw,
 // keep, call-outs, and the log in words.
 import { SUITS, SYMBOL, backNode, cardLabel as label, cardNode, cardShort, suitName } from "../cards.js";
+import { fill } from "../i18n.js";
 
 export const title = "Mau Mau";
 
@@ -39,7 +40,7 @@ const WORD = { mau: "Mau", maumau: "Mau Mau" };
 
 function w(lang, key, ...args) {
   const s = (W[lang] || W.en)[key] ?? W.en[key];
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(s, args, lang);
 }
 
 /** "7 of hearts" / "7 de cœur". */

@@ -5,6 +5,7 @@
 // (then where, what a Joker stands for and where the winnings go, as
 // buttons when there is a choice), chain replies and the dead hand as
 // buttons; the log in words.
+import { fill } from "../i18n.js";
 export const title = "Mauw";
 
 const W = {
@@ -12,7 +13,7 @@ const W = {
     colour: { R: "red", Y: "yellow", G: "green", B: "blue" }, colour_short: { R: "red", Y: "yel", G: "grn", B: "blu" },
     warrior: "{1} warrior {0}", spirit: "Spirit (0)", joker: "Joker", joker_as: "Joker as {0}", mauw: "Mauw (face down)",
     spirit_s: "spirit", joker_s: "joker", mauw_s: "Mauw",
-    start: "The game starts: {0} plays first.", drew: "{0} draws {1}.", drew_n: "{0} draws {1} card(s).",
+    start: "The game starts: {0} plays first.", drew: "{0} draws {1}.", drew_n: "{0} draws {1} {1|card|cards}.",
     reshuffled: "The discard pile is shuffled into a new talon ({0} cards).",
     reinforce: "{0} reinforces column {2} with {1}.", associate: "{0} plays {1} on column {2}: an association.",
     block: "{0} blocks column {3} of {2} with {1}.", unblock: "{0} lifts the block of column {2} with {1}.",
@@ -26,9 +27,9 @@ const W = {
     ended_three: "{0} holds three columns of three Mauw and wins.", ended_refill: "The cards ran out: the game ends on points.",
     ended_stalemate: "No Mauw placed for too long: the game ends on points.",
     timed_out: "{0}'s clock ran out: a stand-in plays.", seat_back: "{0} is back.", seat_left: "{0} left the table: a bot plays the seat.",
-    cards_n: "{0} cards in hand", points: "{0} points", full: "{0} full column(s)",
+    cards_n: "{0} {0|card|cards} in hand", points: "{0} points", full: "{0} full {0|column|columns}",
     turn_of: "{0}'s turn", talon: "Talon: {0} cards", discard: "Discard pile: {0} cards", discard_top: "on top:",
-    quiet: "{0} turns without a new Mauw", column: "Column {0}", col_points: "{0} pts", empty: "empty",
+    quiet: "{0} {0|turn|turns} without a new Mauw", column: "Column {0}", col_points: "{0} pts", empty: "empty",
     area: "{0} — {1} points", your_area: "{0} (you) — {1} points",
     chain: "{0} attacks column {2} of {1}", chain_card: "attack card:", chain_value: "a {0} (or a Joker) answers it", chain_wait: "waiting for {0}", chain_attacks: "attack cards played: {0}",
     hand: "Your hand", play_title: "Click a card to play it.", chain_title: "Reply with an identical card (or a Joker), or give up.",
@@ -43,7 +44,7 @@ const W = {
     colour: { R: "rouge", Y: "jaune", G: "vert", B: "bleu" }, colour_short: { R: "rou", Y: "jau", G: "ver", B: "ble" },
     warrior: "guerrier {0} {1}", spirit: "Esprit (0)", joker: "Joker", joker_as: "Joker en {0}", mauw: "Mauw (face cachée)",
     spirit_s: "esprit", joker_s: "joker", mauw_s: "Mauw",
-    start: "La partie commence : {0} joue en premier.", drew: "{0} pioche {1}.", drew_n: "{0} pioche {1} carte(s).",
+    start: "La partie commence : {0} joue en premier.", drew: "{0} pioche {1}.", drew_n: "{0} pioche {1} {1|carte|cartes}.",
     reshuffled: "La défausse est mélangée en une nouvelle pioche ({0} cartes).",
     reinforce: "{0} renforce la colonne {2} avec {1}.", associate: "{0} pose {1} sur la colonne {2} : une association.",
     block: "{0} bloque la colonne {3} de {2} avec {1}.", unblock: "{0} débloque la colonne {2} avec {1}.",
@@ -57,9 +58,9 @@ const W = {
     ended_three: "{0} a trois colonnes de trois Mauw et gagne.", ended_refill: "Plus de cartes : la partie se finit aux points.",
     ended_stalemate: "Aucun Mauw posé depuis trop longtemps : la partie se finit aux points.",
     timed_out: "Le temps de {0} est écoulé : un remplaçant joue.", seat_back: "{0} est de retour.", seat_left: "{0} a quitté la table : un robot joue la place.",
-    cards_n: "{0} cartes en main", points: "{0} points", full: "{0} colonne(s) pleine(s)",
+    cards_n: "{0} {0|carte|cartes} en main", points: "{0} points", full: "{0} {0|colonne pleine|colonnes pleines}",
     turn_of: "Tour de {0}", talon: "Pioche : {0} cartes", discard: "Défausse : {0} cartes", discard_top: "dessus :",
-    quiet: "{0} tours sans nouveau Mauw", column: "Colonne {0}", col_points: "{0} pts", empty: "vide",
+    quiet: "{0} {0|tour|tours} sans nouveau Mauw", column: "Colonne {0}", col_points: "{0} pts", empty: "vide",
     area: "{0} — {1} points", your_area: "{0} (vous) — {1} points",
     chain: "{0} attaque la colonne {2} de {1}", chain_card: "carte d’attaque :", chain_value: "un {0} (ou un Joker) y répond", chain_wait: "on attend {0}", chain_attacks: "cartes d’attaque jouées : {0}",
     hand: "Votre main", play_title: "Cliquez une carte pour la jouer.", chain_title: "Répondez avec une carte identique (ou un Joker), ou abandonnez.",
@@ -75,7 +76,7 @@ const W = {
 function words(lang) { return W[lang] || W.en; }
 function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+  return fill(s, args, lang);
 }
 function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 
