@@ -120,6 +120,13 @@ class JoinTable(BaseModel):
         return v
 
 
+class NoFields(BaseModel):
+    """Body of `POST /tables/{T}/leave` and `/back` (optional): an empty
+    object; any field is refused (422 `invalid_request`)."""
+
+    model_config = ConfigDict(extra="forbid", title="NoFields")
+
+
 class Joined(BaseModel):
     """A seat taken: keep the token secret, it is the seat's key."""
 
