@@ -39,6 +39,14 @@ def _logging(level: str) -> None:
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
+def warn_word_model() -> None:
+    """At startup: a warning when Maudit Mot Dit's word model is missing
+    (its heuristic bots then play at random)."""
+    from shared.games.maudit_mot_dit import bots
+
+    bots.warn_if_model_missing()
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -60,6 +68,7 @@ def serve(
     from services.serve import build_serve_app
 
     _logging(log_level)
+    warn_word_model()
     settings = _settings(redis)
     if bots not in ("inprocess", "celery", "none"):
         raise typer.BadParameter("--bots must be inprocess, celery or none")
@@ -112,6 +121,7 @@ def worker(
     from services.worker.worker import BotScheduler, NoBots, Worker
 
     _logging(log_level)
+    warn_word_model()
     settings = _settings(redis)
     if settings.redis_url is None:
         typer.echo("tapis worker needs --redis or TAPIS_REDIS_URL", err=True)
@@ -168,6 +178,7 @@ def bots(
     if get_settings().redis_url is None:
         typer.echo("tapis bots needs --redis or TAPIS_REDIS_URL", err=True)
         raise typer.Exit(2)
+    warn_word_model()
     port = metrics_port or get_settings().metrics_port
     if port:
         from prometheus_client import start_http_server

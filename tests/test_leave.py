@@ -480,3 +480,92 @@ async def test_replay_checks_the_left_seats_of_a_snapshot(capsys, table_id):
     finally:
         await redis.flushdb()
         await redis.aclose()
+
+
+#: Bodies `/leave` and `/back` refuse (tester's report, item 3), each with
+#: its status and code: not JSON is 400 before the token is looked at, any
+#: JSON but an empty object is 422 `invalid_request`.
+BAD_BODIES = [
+    (b"not json", 400, "malformed_json"),
+    (b"[]", 422, "invalid_request"),
+    (b'"x"', 422, "invalid_request"),
+    (b"null", 422, "invalid_request"),
+    (b"1", 422, "invalid_request"),
+    (b'{"seat": 1}', 422, "invalid_request"),
+]
+
+
+async def _post_raw(client, table, route, token, body: bytes, scheme="Bearer"):
+    return await client.post(f"/tables/{table}/{route}", content=body,
+                             headers={"Authorization": f"{scheme} {token}", "Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize("body,status,code", BAD_BODIES)
+async def test_a_leave_with_a_body_that_is_not_an_empty_object_is_refused_and_the_seat_kept(service, body, status,
+                                                                                          code):
+    tid = await create(service, bots={"2": "first"})
+    ann = await join(service, tid, 0)
+    store: EventStore = service.app.state.ctx.store
+    meta_before = await store.meta(tid)
+    r = await _post_raw(service, tid, "leave", ann["token"], body)
+    assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    assert await store.meta(tid) == meta_before
+    seats = (await service.get(f"/tables/{tid}")).json()["seats"]
+    assert seats[0] == {"seat": 0, "kind": "human", "name": "Ann", "away": False}
+    # The seat is still Ann's: an empty object (lowercase scheme too) leaves it.
+    r = await _post_raw(service, tid, "leave", ann["token"], b"{}", scheme="bearer")
+    assert (r.status_code, r.json()["status"]) == (200, "free"), r.text
+
+
+@pytest.mark.parametrize("body,status,code", BAD_BODIES)
+async def test_a_leave_after_the_start_with_a_bad_body_appends_nothing(service, body, status, code):
+    tid = await create(service, bots={"1": "first", "2": "first"})
+    ann = await join(service, tid, 0)
+    store: EventStore = service.app.state.ctx.store
+    version = await store.version(tid)
+    r = await _post_raw(service, tid, "leave", ann["token"], body)
+    assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    assert await store.version(tid) == version
+    assert SEAT_LEFT not in [e.type for e in await store.read(tid)]
+    assert (await service.get(f"/tables/{tid}/view", headers=auth(ann["token"]))).json()["left"] == []
+
+
+async def test_malformed_json_to_leave_is_400_before_the_token_is_checked(service):
+    tid = await create(service, bots={"2": "first"})
+    for headers in ({}, auth("not-a-token")):
+        r = await service.post(f"/tables/{tid}/leave", content=b"not json",
+                               headers={**headers, "Content-Type": "application/json"})
+        assert (r.status_code, r.json()["code"]) == (400, "malformed_json")
+        r = await service.post(f"/tables/{tid}/back", content=b"{",
+                               headers={**headers, "Content-Type": "application/json"})
+        assert (r.status_code, r.json()["code"]) == (400, "malformed_json")
+    # A well-formed body with a bad token: the token first (403), then the schema.
+    r = await service.post(f"/tables/{tid}/leave", json={"seat": 1}, headers=auth("not-a-token"))
+    assert (r.status_code, r.json()["code"]) == (403, "bad_token")
+
+
+@pytest.mark.parametrize("body,status,code", BAD_BODIES)
+async def test_back_with_a_body_that_is_not_an_empty_object_is_refused(service, body, status, code):
+    tid = await create(service, bots={"1": "first", "2": "first"})
+    ann = await join(service, tid, 0)
+    store: EventStore = service.app.state.ctx.store
+    version = await store.version(tid)
+    r = await _post_raw(service, tid, "back", ann["token"], body)
+    assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    assert await store.version(tid) == version
+    r = await _post_raw(service, tid, "back", ann["token"], b"{}", scheme="bearer")
+    assert (r.status_code, r.json()["away"]) == (200, False), r.text
+
+
+def test_the_openapi_declares_an_optional_empty_object_for_leave_and_back(service):
+    spec = service.app.openapi()
+    assert spec["components"]["schemas"]["NoFields"]["additionalProperties"] is False
+    assert spec["components"]["schemas"]["NoFields"]["properties"] == {}
+    for route in ("leave", "back"):
+        op = spec["paths"][f"/tables/{{table}}/{route}"]["post"]
+        body = op["requestBody"]
+        assert body.get("required", False) is False
+        schema = body["content"]["application/json"]["schema"]
+        assert {"$ref": "#/components/schemas/NoFields"} in schema.get("anyOf", [schema])
+        assert op["responses"]["400"]["description"].startswith("`malformed_json`")
+        assert "invalid_request" in op["responses"]["422"]["description"]

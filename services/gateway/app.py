@@ -103,6 +103,9 @@ def create_app(
         # no 307 from /tables/ to /tables: its Location would be built from
         # the request's Host header (an open redirect); such paths get 404
         redirect_slashes=False,
+        # /docs and /redoc: services.gateway.apidocs, with no CDN
+        docs_url=None,
+        redoc_url=None,
         openapi_tags=[
             {"name": "games", "description": "The games hosted, their options and bot strategies."},
             {"name": "tables", "description": "Lobby, creating and joining tables, views, actions, event feeds."},
@@ -122,11 +125,12 @@ def create_app(
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600)
 
-    from services.gateway import openapi, routes_games, routes_ops, routes_tables, web
+    from services.gateway import apidocs, openapi, routes_games, routes_ops, routes_tables, web
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)
     app.include_router(routes_ops.router)
     web.install(app)
+    apidocs.install(app)
     openapi.install(app)
     return app

@@ -10,6 +10,12 @@ from shared.games import available, get_game
 router = APIRouter(tags=["games"])
 
 
+def _notes(game: object) -> dict[str, str]:
+    """The game's ``strategy_notes()`` when it has some (Maudit Mot Dit)."""
+    notes = getattr(game, "strategy_notes", None)
+    return dict(notes()) if callable(notes) else {}
+
+
 @router.get("/games", response_model=list[GameInfo], summary="List games")
 async def list_games() -> list[GameInfo]:
     """Every game hosted: seat range, a summary of its rules in English and
@@ -27,6 +33,7 @@ async def list_games() -> list[GameInfo]:
                 summary=RuleSummary.model_validate(dict(g.summary)),
                 options_schema=g.Options.model_json_schema(),
                 strategies=sorted(g.strategies),
+                strategy_notes=_notes(g),
             )
         )
     return out

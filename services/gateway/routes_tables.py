@@ -47,6 +47,7 @@ from services.gateway.schemas import (
     Joined,
     JoinTable,
     Left,
+    NoFields,
     Presence,
     SeatView,
     SubmitAction,
@@ -397,15 +398,24 @@ async def act(table: str, body: SubmitAction, caller: ActingPlayer,
     return Response(applied.model_dump_json(exclude={"view"}), media_type="application/json")
 
 
+async def _no_null_body(request: Request, body: NoFields | None) -> None:
+    """422 ``invalid_request`` for a body of JSON ``null``, which FastAPI
+    reads as no body: an optional body is absent or an object."""
+    if body is None and (await request.body()).strip():
+        raise ApiError(422, "invalid_request", "the request does not match the schema", extra={"errors": [
+            {"loc": ["body"], "msg": "Input should be an object or no body at all", "type": "model_type"}]})
+
+
 @router.post("/{table}/back", response_model=Presence, summary="Take an away seat back",
              responses={**R401, **R403, **R404, **R429,
                         409: {"description": "`not_started`, `game_over`, `seat_left` (the seat was left at the same "
                                              "moment: a bot plays it for good).", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again.", **_ERR}})
-async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
+async def back(request: Request, ctx: Ctx, table: str, caller: Player, body: NoFields | None = None) -> Presence:
     """Come back to a seat whose turn clock ran out: the stand-in bot stops
     playing it (a `SeatReturned` event). Sending any action does the same.
-    Calling it while present changes nothing."""
+    Calling it while present changes nothing. No body, or `{}`."""
+    await _no_null_body(request, body)
     seat = caller.seat
     assert seat is not None
     await ctx.limits.check("action", f"{caller.table.id}:{seat}")
@@ -428,13 +438,15 @@ async def back(ctx: Ctx, table: str, caller: Player) -> Presence:
                                              "saturated.", **_ERR},
                         504: {"description": "No reply in time (`reply_timeout`); call again (403 `bad_token` then "
                                              "means the leave was applied).", **_ERR}})
-async def leave(ctx: Ctx, table: str, caller: Player) -> Left:
+async def leave(request: Request, ctx: Ctx, table: str, caller: Player, body: NoFields | None = None) -> Left:
     """Give your seat up; its token is refused from then on (403
     `bad_token`, SSE streams opened with it end). Before the start the seat
     is freed (name and token removed at once): the lobby shows it free and
     whoever joins it next gets a new token. Once the game has started the
     table's stand-in bot plays the seat to the end (a `SeatLeft` event;
-    `back` cannot undo it). After the end: 409 `game_over`."""
+    `back` cannot undo it). After the end: 409 `game_over`. No body, or
+    `{}`."""
+    await _no_null_body(request, body)
     t, seat = caller.table, caller.seat
     assert seat is not None
     await ctx.limits.check("action", f"{t.id}:{seat}")

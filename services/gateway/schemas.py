@@ -47,6 +47,10 @@ class GameInfo(BaseModel):
                                  "the one of its language); the full rules are docs/games/<name>.md.")
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options, with defaults.")
     strategies: list[str] = Field(description="Bot strategies available for seats.")
+    strategy_notes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Strategy -> a note on how it plays on this server now, for the strategies that need one (e.g. "
+                    "Maudit Mot Dit's `heuristic` plays at random while the word model is not installed).")
 
 
 class CreateTable(BaseModel):
@@ -118,6 +122,13 @@ class JoinTable(BaseModel):
         if not v or any(unicodedata.category(ch)[0] == "C" for ch in v):
             raise ValueError("a name is printable text (no control or formatting characters)")
         return v
+
+
+class NoFields(BaseModel):
+    """Body of `POST /tables/{T}/leave` and `/back` (optional): an empty
+    object; any field is refused (422 `invalid_request`)."""
+
+    model_config = ConfigDict(extra="forbid", title="NoFields")
 
 
 class Joined(BaseModel):

@@ -35,6 +35,8 @@ Without the model (not installed, or ``TAPIS_MMD_NO_VECTORS=1``) the
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import os
 import random
 import threading
@@ -314,6 +316,42 @@ class Vectors:
 
 _LOCK = threading.Lock()
 _VECTORS: list[Vectors | None] = []
+_LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
+_WARNED: list[bool] = []
+
+
+def model_missing() -> str | None:
+    """Why the word model cannot be loaded (``TAPIS_MMD_NO_VECTORS=1``,
+    spaCy or the model package not installed), or None when it can be;
+    cheap: nothing is loaded."""
+    if os.environ.get("TAPIS_MMD_NO_VECTORS") == "1":
+        return "TAPIS_MMD_NO_VECTORS=1"
+    for module in ("spacy", MODEL):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: pip install -e '.[words]'"
+    return None
+
+
+def strategy_notes() -> dict[str, str]:
+    """Strategy -> a note for the lobby: ``heuristic`` plays at random
+    while the word model is missing (:func:`model_missing`)."""
+    reason = model_missing()
+    if reason is None:
+        return {}
+    return {"heuristic": f"plays at random: the word model is missing ({reason})"}
+
+
+def warn_if_model_missing(reason: str | None = None) -> bool:
+    """Log once per process that ``heuristic`` plays at random without the
+    word model; True when it is missing."""
+    reason = reason or model_missing()
+    if reason is None:
+        return False
+    if not _WARNED:
+        _WARNED.append(True)
+        _LOG.warning("Maudit Mot Dit: the word model %s is missing (%s); the heuristic bots play at random",
+                     MODEL, reason)
+    return True
 
 
 def vectors() -> Vectors | None:
@@ -335,8 +373,11 @@ def vectors() -> Vectors | None:
                         ],
                     )
                     v = Vectors(nlp)
-                except (ImportError, OSError):
+                except (ImportError, OSError) as exc:
+                    warn_if_model_missing(f"{MODEL} did not load: {exc}")
                     v = None
+            else:
+                warn_if_model_missing("TAPIS_MMD_NO_VECTORS=1")
             _VECTORS.append(v)
     return _VECTORS[0]
 

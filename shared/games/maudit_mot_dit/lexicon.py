@@ -20,7 +20,8 @@ of refusing (see docs/games/maudit_mot_dit.md, "Clue checks").
 On top of that, :func:`derivation_roots` strips French derivation
 affixes (infinitive endings of the dictionary's verbs only, suffixes such
 as ``-eur``, ``-on``, ``-u``, ``-elain``/``-eau``, verb prefixes
-``en-``/``em-``/``a-``/``re-``) and :func:`derived_family` compares an
+``en-``/``em-``/``a-``/``re-``, and ``re-``/``r-`` from any word, "réveil"
+-> "éveil") and :func:`derived_family` compares an
 underived root of one word with the other's roots, so that
 "vendre"/"vendeur", "château"/"châtelain", "tête"/"têtu", "pont"/"ponton",
 "cercle"/"encercler" and "chanson"/"chanter" share a root.
@@ -264,6 +265,14 @@ _SUFFIXES: dict[str, tuple[str, ...]] = {
 #: Verb prefixes stripped when a root of 4 letters or more is left
 #: ("encercler" -> "cercl").
 _PREFIXES = ("en", "em", "a", "re", "ré", "dé")
+#: The re- prefix as stripped from any word, verb or not ("réveil" ->
+#: "éveil"; "r-" before a vowel), when what stays is a French word of
+#: :data:`RE_REST_MIN` letters or more, accents as written, that is its
+#: own lemma ("réseau" keeps "seau", 4 letters; "recette" keeps "cette",
+#: whose lemma is "ce"; "requin" keeps "equin", no word without accent).
+_RE_PREFIXES = ("re", "ré", "r")
+RE_REST_MIN = 5
+_VOWELS = frozenset("aâeéèêiîoôuûy")
 #: Shortest root; a 3-letter root is derived only with a suffix of at most
 #: 2 letters ("têtu" -> "têt", "raton" -> "rat", not "moteur" -> "mot").
 ROOT_MIN = 3
@@ -298,13 +307,29 @@ def _verb_stems(verb: str) -> set[str]:
     return stems
 
 
+def _re_roots(word: str) -> set[str]:
+    """``word`` without a prefix re-/ré-/r- (before a vowel) when what
+    stays is a French word of :data:`RE_REST_MIN` letters or more, with
+    its accents as written (simplemma knows it: "requin" keeps "equin",
+    no word without its accent), that is its own lemma: "réveil" ->
+    "éveil", "reprise" -> "prise"."""
+    out = set()
+    for p in _RE_PREFIXES:
+        rest = word[len(p):]
+        if (word.startswith(p) and len(rest) >= RE_REST_MIN and (p != "r" or rest[0] in _VOWELS)
+                and is_french(rest) and simplemma.is_known(rest, lang="fr") and lemma(rest) == rest):
+            out.add(rest)
+    return out
+
+
 @lru_cache(maxsize=65536)
 def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
     """(base roots, derived roots, verb roots, weak roots) of ``word``,
     lower case, accents kept (so "château" does not meet "chat").
 
     Base roots: the word and its lemma, without a final ``-e``, without
-    ``-eau`` ("château" -> "chât"), and the verb roots.  Verb roots: for a
+    ``-eau`` ("château" -> "chât"), without a prefix re-/ré-/r-
+    (:func:`_re_roots`: "réveil" -> "éveil"), and the verb roots.  Verb roots: for a
     verb of :func:`french_verbs` (or its past participle: "enneigé"), its
     stem ("vendre" -> "vend"; "cadre" is no verb, so no "cad") without a
     prefix en-/em-/a-/re-/ré-/dé- (:func:`_verb_stems`).  Derived roots: a
@@ -328,6 +353,7 @@ def derivation_roots(word: str) -> tuple[frozenset[str], frozenset[str], frozens
         for v in (b, b[:-1] + "er" if b.endswith("é") else ""):
             if v in verbs:
                 verb_roots |= _verb_stems(v)
+        base |= _re_roots(b)
     base |= verb_roots
     derived: set[str] = set()
     weak: set[str] = set()

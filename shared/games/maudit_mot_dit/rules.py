@@ -573,6 +573,7 @@ class MauditMotDit(BaseGame):
         from . import bots
 
         self.strategies = dict(bots.STRATEGIES)
+        self.strategy_notes = bots.strategy_notes
 
 
 GAME = MauditMotDit()

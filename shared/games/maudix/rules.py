@@ -114,6 +114,7 @@ ContractName = Literal["plis", "dames", "tetes", "association", "chasse", "predi
 WRONG_PHASE = "wrong_phase"
 WRONG_CARD_COUNT = "wrong_card_count"
 CARD_NOT_IN_HAND = "card_not_in_hand"
+DUPLICATE_CARD = "duplicate_card"
 RECIPIENT_SELF = "recipient_self"
 RECIPIENT_TAKEN = "recipient_taken"
 RECIPIENT_STRANDS = "recipient_strands"
@@ -336,6 +337,9 @@ def _decide_ecart(st: State, seat: int, action: Mapping[str, Any], rng: random.R
         raise IllegalAction(WRONG_CARD_COUNT, "an écart is exactly 3 cards")
     to = _seat_field(action, "to", st.n)
     if not has_all(st.hands[seat], cards):
+        if all(c in st.hands[seat] for c in cards):  # each is held, one is named more often than held
+            raise IllegalAction(DUPLICATE_CARD, "an écart names three different cards (a card twice only when you "
+                                "hold two copies of it)")
         raise IllegalAction(CARD_NOT_IN_HAND, "every card of an écart must come from your hand")
     if to == seat:
         raise IllegalAction(RECIPIENT_SELF, "you give your écart to an opponent")

