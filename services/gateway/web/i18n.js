@@ -59,6 +59,7 @@ const REFUSALS = {
   not_your_turn: "Ce n’est pas à vous de jouer.",
   game_over: "La partie est finie.",
   card_not_in_hand: "Vous n’avez pas cette carte en main.",
+  duplicate_card: "Un écart nomme trois cartes différentes (une carte deux fois seulement si vous en avez deux exemplaires).",
   wrong_phase: "Ce coup n’est pas possible maintenant.",
   bad_action: "Ce coup n’est pas valable.",
   cannot_afford: "Vous ne pouvez pas payer autant.",
