@@ -98,9 +98,11 @@ def create_maumau_from_lobby(web, tab, *, name: str, hand_size: int, target: int
 
 def settle(page) -> None:
     """Wait until it is this seat's move (a card to click, a suit to pick,
-    a button) or the game is over."""
-    page.wait_for_function("""() => document.body.dataset.status === 'finished' || document.querySelector(
-        '.picker button[data-suit], #hand button.card:not([disabled]), #actions [data-action], #actions form')""")
+    a button, and no move of this page still on its way: the page drops a
+    click made then) or the game is over."""
+    page.wait_for_function("""() => document.body.dataset.status === 'finished' || (
+        document.getElementById('actions')?.getAttribute('aria-busy') !== 'true' && document.querySelector(
+        '.picker button[data-suit], #hand button.card:not([disabled]), #actions [data-action], #actions form'))""")
 
 
 def click_one_move(page, keyboard: bool = False) -> str:
