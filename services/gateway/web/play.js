@@ -77,8 +77,10 @@ async function sendNow(action) {
   } catch (err) {
     showError(err.message);
     if (!Object.values(ui).some(Boolean)) Object.assign(ui, picked);
+    shownState = null; // a refused move: redraw (the error, the picks given back)
   }
-  shownState = null; // after a move, always redraw (a picker it closed, an error it showed)
+  // An applied move brings a new version, so the view that shows it is drawn
+  // once, whether the stream's echo or this refresh fetches it first.
   await refresh();
 }
 
