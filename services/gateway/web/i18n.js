@@ -139,3 +139,6 @@ export function setupLanguage(onChange) {
   });
   apply();
 }
+
+/** A seat's name for the log: the name people gave, else "#<seat + 1>". */
+export function seatName(names, s) { return names[s] ?? `#${s + 1}`; }

@@ -3,7 +3,7 @@
 // tableau and its total, the auction, the debt being paid, the market, each
 // seat's tokens, consolation tokens, collection and score; flip / stop,
 // bids and pass, payments and buys as buttons; the log in words.
-import { fill } from "../i18n.js";
+import { fill, seatName } from "../i18n.js";
 export const title = "DIX";
 
 const W = {
@@ -58,7 +58,6 @@ function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
   return fill(s, args, lang);
 }
-function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 
 /** What a code is: {kind, colour, number, value}, or null for an unknown code. */
 function parse(code) {

@@ -5,7 +5,7 @@
 // proposals, the Malédiction and its vote, the standings; text boxes for a
 // clue and a guess (their limits from the game's `choices`), the choice of
 // word, the vote and the Mauvais sort as buttons; the log in words.
-import { fill } from "../i18n.js";
+import { fill, seatName } from "../i18n.js";
 export const title = "Maudit Mot Dit";
 
 // Signs every usual font has (no emoji font needed); the drop is drawn in CSS. The name is always written too.
@@ -84,7 +84,6 @@ function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
   return fill(s, args, lang);
 }
-function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 function symbolText(sym, lang) { return `${SYMBOLS[sym] || ""} ${words(lang).sym[sym] || sym}`.trim(); }
 function slotText(slot, lang) {
   const parts = [symbolText(slot.symbol, lang), w(lang, "clues_n", slot.count)];

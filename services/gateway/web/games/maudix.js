@@ -4,7 +4,7 @@
 // it back after a theft), designations, bids and the Voleur as buttons, and
 // the log in words.
 import { SYMBOL, cardLabel as frenchLabel, cardNode, cardShort, suitName } from "../cards.js";
-import { fill } from "../i18n.js";
+import { fill, seatName } from "../i18n.js";
 
 export const title = "Maudix";
 
@@ -73,7 +73,6 @@ function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
   return fill(s, args, lang);
 }
-function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 function contractName(c, lang) { return words(lang).contract[c] || c; }
 
 /** "7 of hearts" / "7 de cœur", "Pirate (joker)". */

@@ -2,7 +2,7 @@
 // suit picker after a Jack, the "Mau" / "Mau Mau" announcement, draw,
 // keep, call-outs, and the log in words.
 import { SUITS, SYMBOL, backNode, cardLabel as label, cardNode, cardShort, suitName } from "../cards.js";
-import { fill } from "../i18n.js";
+import { fill, seatName } from "../i18n.js";
 
 export const title = "Mau Mau";
 
@@ -46,7 +46,6 @@ function w(lang, key, ...args) {
 /** "7 of hearts" / "7 de cœur". */
 export function cardLabel(code, lang) { return label(code, lang); }
 
-function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 
 /** A short line under a seat's name: its card count and total. */
 export function seatSummary(view, seat, ctx) {

@@ -5,7 +5,7 @@
 // (then where, what a Joker stands for and where the winnings go, as
 // buttons when there is a choice), chain replies and the dead hand as
 // buttons; the log in words.
-import { fill } from "../i18n.js";
+import { fill, seatName } from "../i18n.js";
 export const title = "Mauw";
 
 const W = {
@@ -78,7 +78,6 @@ function w(lang, key, ...args) {
   const s = words(lang)[key] ?? W.en[key];
   return fill(s, args, lang);
 }
-function seatName(names, s) { return names[s] ?? `#${s + 1}`; }
 
 /** What a code is: {kind, value, colour, joker}; entries "*X" are Jokers standing for X. */
 function parse(code) {
