@@ -164,7 +164,7 @@ class Player:
 
 
 async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
-              post_view: bool = False) -> dict[str, Any]:
+              post_view: bool = False, decide_in_gateway: bool = False) -> dict[str, Any]:
     """Play ``actions`` actions on each app, in ``rounds`` interleaved rounds;
     returns CPU µs per request by app and route, and the profile text."""
     from redis.asyncio import Redis
@@ -175,7 +175,8 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
 
     flusher = Redis.from_url(redis_url)
     await flusher.flushdb()
-    settings = Settings(redis_url=redis_url, shards=2, reply_timeout_s=10, rate_limits=False)
+    settings = Settings(redis_url=redis_url, shards=2, reply_timeout_s=10, rate_limits=False,
+                        decide_in_gateway=decide_in_gateway)
     tapis = build_serve_app(settings, bots="none")
     bare = create_bare(make_redis(settings))
     players = [Player("tapis", tapis, random.Random(1), post_view), Player("bare", bare, random.Random(1), post_view)]
@@ -236,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--flow", choices=["get-post", "post-view"], default="get-post",
                    help="post-view: each action asks for the next view (?view=true); no GET when the same seat "
                         "plays next")
+    p.add_argument("--decide-in-gateway", action="store_true",
+                   help="Tapis decides actions in the gateway (TAPIS_DECIDE_IN_GATEWAY) instead of its worker")
     a = p.parse_args(argv)
     try:
         import uvloop
@@ -244,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover
         runner = asyncio.Runner()
     with runner:
-        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile, a.flow == "post-view"))
+        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile, a.flow == "post-view", a.decide_in_gateway))
     print(markdown(res))
     if "profile" in res:
         print(f"cProfile of {res['profile']['route']}:\n{res['profile']['text']}")

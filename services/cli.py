@@ -101,7 +101,13 @@ def gateway(
     if settings.redis_url is None:
         typer.echo("tapis gateway needs --redis or TAPIS_REDIS_URL (use `tapis serve` for the embedded mode)", err=True)
         raise typer.Exit(2)
-    app_ = create_app(settings, make_redis(settings))
+    bots = None
+    if settings.decide_in_gateway:  # this gateway enqueues the bot turns its own decisions make due
+        from services.bots.celery_app import app as celery_app
+        from services.bots.scheduler import CeleryBots
+
+        bots = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
+    app_ = create_app(settings, make_redis(settings), bots=bots)
     uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
                                   forwarded_allow_ips=forwarded_allow_ips)).run()
 

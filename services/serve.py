@@ -30,6 +30,17 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     tables = Tables(store, capacity=settings.cache_tables)
     heartbeats = Heartbeats()
 
+    class Bots:
+        """The lifespan's bot scheduler, for the gateway's own decisions
+        (``decide_in_gateway``) as for the workers'."""
+
+        target: BotScheduler = NoBots()
+
+        async def schedule(self, table: str, seat: int, version: int, game: str, strategy: str) -> None:
+            await self.target.schedule(table, seat, version, game, strategy)
+
+    gateway_bots = Bots()
+
     @contextlib.asynccontextmanager
     async def run_workers(_app):
         stop = asyncio.Event()
@@ -42,6 +53,7 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             from services.bots.celery_app import app as celery_app
 
             scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
+        gateway_bots.target = scheduler
         ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
                      name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
@@ -49,8 +61,10 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             yield
         finally:
             stop.set()
+            gateway_bots.target = NoBots()
             await asyncio.gather(*tasks, return_exceptions=True)
             if isinstance(scheduler, InProcessBots):
                 await scheduler.close()
 
-    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers, heartbeats=heartbeats)
+    return create_app(settings, redis, tables=tables, extra_lifespan=run_workers, heartbeats=heartbeats,
+                      bots=gateway_bots)

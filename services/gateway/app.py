@@ -24,6 +24,8 @@ from services.health import Heartbeats
 from services.messaging import Submitter
 from services.store.store import EventStore
 from services.store.tables import Tables
+from services.worker.direct import DirectSubmitter
+from services.worker.worker import BotScheduler
 
 DESCRIPTION = """
 Tapis hosts card tables of five games (Maudix, Mau Mau, DIX, Mauw, Maudit
@@ -47,7 +49,7 @@ class GatewayContext:
     redis: Redis
     store: EventStore
     tables: Tables
-    submitter: Submitter
+    submitter: Submitter | DirectSubmitter
     streams: StreamSlots
     heartbeats: Heartbeats
     limits: RateLimits
@@ -61,6 +63,7 @@ def create_app(
     listener_redis: Redis | None = None,
     extra_lifespan=None,
     heartbeats: Heartbeats | None = None,
+    bots: BotScheduler | None = None,
 ) -> FastAPI:
     """Build the gateway app over ``redis``.
 
@@ -68,16 +71,23 @@ def create_app(
     it with its worker); ``extra_lifespan``: an async context manager
     factory run inside the app's lifespan (``serve`` starts its workers
     and bots there); ``heartbeats``: the loops ``/healthz`` reports (``serve``
-    shares them with its workers)."""
+    shares them with its workers); ``bots``: where bot turns go when this
+    gateway decides actions itself (``settings.decide_in_gateway``)."""
     store = EventStore.from_settings(redis, settings)
     heartbeats = heartbeats or Heartbeats()
+    tables = tables or Tables(store, capacity=settings.cache_tables)
+    submitter: Submitter | DirectSubmitter
+    if settings.decide_in_gateway:
+        submitter = DirectSubmitter(redis, settings, tables, bots=bots)
+    else:
+        submitter = Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s,
+                              listener_redis=listener_redis, heartbeats=heartbeats)
     ctx = GatewayContext(
         settings=settings,
         redis=redis,
         store=store,
-        tables=tables or Tables(store, capacity=settings.cache_tables),
-        submitter=Submitter(redis, settings.shards, reply_timeout_s=settings.reply_timeout_s,
-                            listener_redis=listener_redis, heartbeats=heartbeats),
+        tables=tables,
+        submitter=submitter,
         streams=StreamSlots(settings.max_streams, settings.max_streams_per_client),
         heartbeats=heartbeats,
         limits=RateLimits(settings),
