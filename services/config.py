@@ -28,9 +28,10 @@ class Settings(BaseSettings):
     conflict_retries: int = Field(5, ge=1, le=100, description="Version-conflict retries before a command fails.")
     reply_timeout_s: float = Field(10.0, gt=0, description="How long the gateway waits for a worker's reply.")
     decide_in_gateway: bool = Field(
-        False, description="The gateway decides and appends people's actions itself (the worker's code, on its own"
+        True, description="The gateway decides and appends people's actions itself (the worker's code, on its own"
         " table cache) instead of sending them to a worker over a command stream: one process hop and about half"
-        " the Redis commands less per action. Workers still run bot moves, the sweeper and turn clocks.")
+        " the Redis commands less per action. Workers still run bot moves, the sweeper and turn clocks. False:"
+        " every command goes through the command streams to the workers.")
     claim_idle_ms: int = Field(
         15_000, ge=100, description="Pending commands idle this long are reclaimed from a dead worker (XAUTOCLAIM)."
     )

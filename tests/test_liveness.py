@@ -425,8 +425,8 @@ async def test_create_reports_an_unconfirmed_start_as_503_and_the_sweeper_starts
     from services.gateway.app import create_app
 
     redis = FakeRedis(server=FakeServer())
-    s = settings(reply_timeout_s=0.3)
-    app = create_app(s, redis)  # a gateway with no worker behind it
+    s = settings(reply_timeout_s=0.3, decide_in_gateway=False)
+    app = create_app(s, redis)  # a gateway with no worker behind it (one that decides itself starts the table)
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
             r = await client.post("/tables", json={"game": "toy", "players": 2, "bots": {"0": "first", "1": "first"}})
@@ -574,7 +574,7 @@ async def test_a_join_whose_start_is_not_confirmed_says_waiting():
     from services.gateway.app import create_app
 
     redis = FakeRedis(server=FakeServer())
-    s = settings(reply_timeout_s=0.3)
+    s = settings(reply_timeout_s=0.3, decide_in_gateway=False)  # a gateway that decides itself starts it
     await make_table(redis, "tj", bots={1: "first"})
     app = create_app(s, redis)
     async with app.router.lifespan_context(app):
