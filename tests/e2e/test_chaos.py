@@ -88,7 +88,8 @@ def test_two_tables_same_command_id_get_their_own_replies(tmp_path):
 
     import httpx
 
-    cluster = chaos_lib.Cluster(tmp_path, say=lambda _m: None)
+    # the stream path's reply keying: people's actions go to the workers
+    cluster = chaos_lib.Cluster(tmp_path, env={"TAPIS_DECIDE_IN_GATEWAY": "0"}, say=lambda _m: None)
     try:
         cluster.start()
         with httpx.Client(base_url=cluster.url, timeout=30) as http:
