@@ -282,14 +282,16 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None
 
 @router.get("/{table}/view", response_model=SeatView, summary="Seat or spectator view",
             responses={**R401, **R403, **R404})
-async def view(table: str, caller: Viewer) -> SeatView:
+async def view(table: str, caller: Viewer) -> Response:
     """With a seat token: that seat's view, its legal actions (each
     accepted as it is), its choices (combinations and free text, each with
     a JSON Schema of the action) and the version to send as
     `expected_version`. Without: the spectator view. `must_act`: the seats
     of `awaiting` the game waits for. The view's `seats` give every seat's
     card count, score, name, kind and away flag."""
-    return seat_view(caller.table, caller.seat)
+    # Encoded once here: returning the model would make FastAPI validate it
+    # against the response model a second time before encoding (issue 14).
+    return Response(seat_view(caller.table, caller.seat).model_dump_json(), media_type="application/json")
 
 
 def seat_view(t: Table, seat: int | None) -> SeatView:
