@@ -127,6 +127,15 @@ def redis_info(redis_url: str) -> dict[str, Any]:
     return {"pid": info.get("process_id"), "cpu_s": info["used_cpu_user"] + info["used_cpu_sys"], "commands": stats}
 
 
+def decide_in() -> str:
+    """``gateway`` or ``worker``: who decides people's actions in the
+    servers this bench starts (``TAPIS_DECIDE_IN_GATEWAY``, inherited from
+    this process's environment; default: the gateway)."""
+    from services.config import Settings
+
+    return "gateway" if Settings(redis_url=None).decide_in_gateway else "worker"
+
+
 def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, shards: int, logdir: Path,
                   extra_pythonpath: str | None = None) -> Cluster:
     """Start ``workers`` workers and ``gateways`` gateways; wait until every
@@ -616,6 +625,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
             flush_db(redis_url)
     out: dict[str, Any] = {
         "cluster": {"code": version, "gateways": gateways, "workers": workers, "shards": shards, "redis": redis_url,
+                    "decide_in": decide_in(),
                     "cores": os.cpu_count(), "extra_pythonpath": extra_pythonpath},
         "steps": steps,
     }
@@ -746,7 +756,8 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
              f"Code {cl.get('code', '?')}; {cl['gateways']} gateway(s), {cl['workers']} worker(s), {cl['shards']} shards, "
              f"Redis `{cl['redis']}`, "
              f"{cl['cores']} cores" + (f"; PYTHONPATH+={cl['extra_pythonpath']}" if cl["extra_pythonpath"] else "")
-             + ".", "",
+             + f"; people's actions decided by the {cl.get('decide_in', 'worker')}s"
+             + " (`TAPIS_DECIDE_IN_GATEWAY`).", "",
              "| tables | actions/s | submit p50 | p95 | p99 ms | view p99 ms | CPU ms/action (ours) | others' CPU | errors |",
              "|---|---|---|---|---|---|---|---|---|"]
     peer_name = (bench.get("peer") or {}).get("name")

@@ -52,6 +52,11 @@ class Live:
     bots_metrics: int = 0
     all: list[Proc] = field(default_factory=list)
 
+    @property
+    def gateway_port(self) -> int:
+        """The gateway's port (its /metrics is there too)."""
+        return int(self.url.rsplit(":", 1)[1])
+
     def logs(self) -> str:
         """Log tails of every process (for assertion messages)."""
         return "\n".join(p.tail() for p in self.all)
