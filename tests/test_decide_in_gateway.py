@@ -139,3 +139,58 @@ async def test_a_bot_turn_the_gateway_could_not_enqueue_is_redriven_by_a_workers
         worker = Worker(redis_client, settings(), bots=bots)
         assert await worker.sweep_once(now_ms=2**41) == 1
         assert bots.turns == [(table, 1, 2, "toy", "first")]
+
+
+async def due_score(redis, table: str) -> float | None:
+    return await redis.zscore(keys.due(keys.partition(table)), table)
+
+
+async def test_the_exact_schedule_costs_a_call_only_when_the_append_could_not_write_it(redis_client, monkeypatch):
+    """The append writes a predicted due time (services.worker.worker.append_due):
+    a clocked table of present people only gets the next person's deadline,
+    any other table the bot re-drive time.  The gateway calls the schedule
+    script after it only when the exact time differs and something is to be
+    driven: a bot next (no bot delay) is already exact; a clocked table of
+    people only too; a person without a clock next is left to the sweeper,
+    which finds nothing to drive and removes the entry (unless the person's
+    next action rewrote it first); a person with a clock next at a table
+    that also seats a bot gets the deadline written by a call."""
+    from services.store.store import EventStore
+
+    calls: list[tuple] = []
+    real = EventStore.schedule
+
+    async def spy(self, *args):
+        calls.append(args)
+        return await real(self, *args)
+
+    monkeypatch.setattr(EventStore, "schedule", spy)
+    redrive = settings().redrive_bot_ms
+    cases = {"bot next": (2, {"bots": {"1": "first"}}), "person next, no clock": (2, {"turn_seconds": None}),
+             "clocked people": (2, {"turn_seconds": 30}),
+             "clocked person next beside a bot": (3, {"turn_seconds": 30, "bots": {"2": "first"}})}
+    played = {}
+    async with gateway(redis_client, Recorder()) as gw:
+        for name, (players, body) in cases.items():
+            r = await gw.post("/tables", json={"game": "toy", "players": players, "options": {"target": 50}, **body})
+            table = r.json()["id"]
+            people = players - len(body.get("bots", {}))
+            tokens = [(await gw.post(f"/tables/{table}/join", json={"name": f"p{i}"})).json()["token"]
+                      for i in range(people)]
+            calls.clear()
+            r = await gw.post(f"/tables/{table}/actions", headers=auth(tokens[0]),
+                              json={"action": {"type": "add", "n": 1}, "command_id": "a"})
+            assert r.status_code == 200, r.text
+            last_ts = r.json()["events"][-1]["ts"]
+            played[name] = (table, last_ts, [c[0] for c in calls], await due_score(redis_client, table) - last_ts)
+    assert played["bot next"][2:] == ([], redrive)
+    assert played["person next, no clock"][2:] == ([], redrive)
+    assert played["clocked people"][2:] == ([], 30_000)
+    table = played["clocked person next beside a bot"][0]
+    assert played["clocked person next beside a bot"][2:] == ([table], 30_000)
+    # the person-next entry: the sweeper, once it is due, finds nothing to drive and removes it
+    table, last_ts = played["person next, no clock"][:2]
+    worker = Worker(redis_client, settings(), bots=Recorder(), clock=lambda: last_ts + redrive + 1)
+    assert await worker.sweep_once(now_ms=last_ts + redrive + 1) >= 1
+    assert await due_score(redis_client, table) is None
+    assert await redis_client.zscore(keys.waiting(keys.partition(table)), table) is None

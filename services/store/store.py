@@ -403,7 +403,7 @@ class EventStore:
     # -- the log ----------------------------------------------------------
     async def append(
         self, table: str, expected: int, command_id: str, events: list[Event], *, status: str = "", digest: str = "",
-        meta: dict[str, str] | None = None,
+        meta: dict[str, str] | None = None, due_ms: int | None = None,
     ) -> AppendResult:
         """Append ``events`` if the table is at version ``expected`` and the
         command has no recorded outcome (one Lua script; all or nothing).
@@ -413,11 +413,14 @@ class EventStore:
         the table in its partition's due set ``redrive_ms`` after the last
         event's time, so a table is never left without a next step even if
         the caller dies right after (:meth:`schedule` then sets the exact
-        time)."""
+        time).  ``due_ms``: that time instead of ``redrive_ms`` after the
+        last event (the caller's prediction of the exact time; never later
+        than the time something may have to be driven)."""
         last_ts = events[-1].ts if events and events[-1].ts else int(time.time() * 1000)
         fields = list((meta or {}).items())
+        due = last_ts + self.redrive_ms if due_ms is None else due_ms
         argv: list[Any] = [
-            expected, self.command_ttl_s, status, digest or "-", last_ts + self.redrive_ms, last_ts, table, len(fields),
+            expected, self.command_ttl_s, status, digest or "-", due, last_ts, table, len(fields),
         ]
         for k, v in fields:
             argv += [k, v]

@@ -19,7 +19,10 @@ What keeps this as safe as the stream path, with the log deciding:
   gateway gets the same outcome, never a second application).
 * Everything after the append (bot turns, the exact due time, a
   snapshot) is what the sweeper of the workers re-drives from the due
-  entry the append wrote, if this process dies before doing it.
+  entry the append wrote, if this process dies before doing it.  The
+  exact due time costs a call only when the append could not write it
+  (:func:`~services.worker.worker.append_due`) and something is to be
+  driven: see :meth:`DirectSubmitter._schedule_needed`.
 * Commands of one table are decided one at a time in this process (a
   lock per table), as a worker decides one shard's commands in order.
 
@@ -105,7 +108,7 @@ class DirectSubmitter:
             log.exception("command %s (%s) on %s failed: a bug", cmd.id, cmd.kind, cmd.table)
             metrics.DEAD_LETTERS.inc()
             return Reply(cmd.id, False, 0, INTERNAL_ERROR, "the command could not be processed")
-        if deferred:
+        if deferred and self._schedule_needed(*deferred[0]):
             try:
                 await self.worker.store.schedule(*deferred[0])
             except asyncio.CancelledError:
@@ -114,3 +117,14 @@ class DirectSubmitter:
                 log.warning("scheduling %s failed; the sweeper re-drives it", cmd.table, exc_info=True)
         self.worker.processed += 1
         return reply
+
+    @staticmethod
+    def _schedule_needed(table: str, version: int, due_ms: int | None, last_ts: int) -> bool:
+        """Whether the table's exact next due time needs a call of its own
+        after the append.  (The worker asks for none when the append
+        already wrote the exact time: :func:`~services.worker.worker.append_due`.)
+        Not when the table now waits on a person without a clock
+        (``due_ms`` None): the append's re-drive entry is then rewritten by
+        that person's next action or, if none comes within the re-drive
+        time, the sweeper finds nothing to drive and removes it."""
+        return due_ms is not None
