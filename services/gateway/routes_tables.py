@@ -340,15 +340,17 @@ def _person(t: Table, seat: int) -> dict[str, Any]:
                                   "description": "`return=representation` when `Prefer` asked for the view.",
                                   "schema": {"type": "string"}}}},
                         **R401, **R403, **R404, **R409, **R422, **R429,
-                        504: {"description": "No reply in time (`reply_timeout`); resend with the same `command_id`.",
+                        504: {"description": "No worker reply in time (`reply_timeout`; only with `TAPIS_DECIDE_IN_GATEWAY=0`);"
+                                          " resend with the same `command_id`.",
                               **_ERR}})
 async def act(table: str, body: SubmitAction, caller: ActingPlayer,
               view: bool = Query(False, description="Also return the caller's new view (`view`), as `GET "
                                                     "/tables/{T}/view` gives it: no GET needed after the action."),
               prefer: str | None = Header(None, description="`return=representation`: the same as `view=true` "
                                                             "(answered with `Preference-Applied`).")) -> Response:
-    """Apply one action for the caller's seat. The worker validates it
-    against the rules; on success the reply holds the new version and the
+    """Apply one action for the caller's seat. It is checked against the
+    rules (by the gateway itself by default; by a worker when the gateway
+    sends actions to the workers, `TAPIS_DECIDE_IN_GATEWAY=0`); on success the reply holds the new version and the
     events it produced, redacted for the caller, and, when asked for
     (`?view=true` or `Prefer: return=representation`), the caller's view
     and legal actions after it, so a client need not `GET` the view after
