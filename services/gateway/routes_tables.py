@@ -340,8 +340,8 @@ def _person(t: Table, seat: int) -> dict[str, Any]:
                                   "description": "`return=representation` when `Prefer` asked for the view.",
                                   "schema": {"type": "string"}}}},
                         **R401, **R403, **R404, **R409, **R422, **R429,
-                        504: {"description": "No worker reply in time (`reply_timeout`; only with `TAPIS_DECIDE_IN_GATEWAY=0`);"
-                                          " resend with the same `command_id`.",
+                        504: {"description": "No worker reply in time (`reply_timeout`; only with "
+                                             "`TAPIS_DECIDE_IN_GATEWAY=0`); resend with the same `command_id`.",
                               **_ERR}})
 async def act(table: str, body: SubmitAction, caller: ActingPlayer,
               view: bool = Query(False, description="Also return the caller's new view (`view`), as `GET "
