@@ -16,8 +16,9 @@ router = APIRouter(tags=["operations"])
 @router.get("/healthz", summary="Liveness",
             responses={503: {"description": "A loop stopped making progress (`loop_stalled`): restart the process."}})
 async def healthz(ctx: Ctx) -> dict:
-    """200 while every loop of this process (the reply listener; in `tapis
-    serve` also the workers' shard loops, reclaimer and sweeper) completed
+    """200 while every loop of this process (the reply listener, when the
+    gateway sends actions to the workers, `TAPIS_DECIDE_IN_GATEWAY=0`; in
+    `tapis serve` also the workers' shard loops, reclaimer and sweeper) completed
     an iteration within `TAPIS_LOOP_STALL_EXIT_S`; `loops` gives the seconds
     since each one's last beat. 503 `loop_stalled` otherwise."""
     ok, ages = ctx.heartbeats.report(ctx.settings.loop_stall_exit_s)
