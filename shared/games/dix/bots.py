@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -84,7 +84,6 @@ class Params:
     consolation_share: float = 0.85  # a consolation token is worth this share of its face value
     joker_flex: float = 0.6  # extra value of a joker's flexibility (× fraction of the deck left)
     bid_share: float = 0.6  # share of its limit a non-last bidder offers (heuristic)
-    market_penalty: float = 0.0  # points lost per Number card sent to the market (bust, take_currency)
 
 
 HEURISTIC = Params()
@@ -316,22 +315,17 @@ class Turn:
             take_n -= m.p.others_money * m.lam * currency
         room = max(m.cap - m.tokens, 0)
         take_c = m.lam * min(currency, room)
-        if self.others:
-            take_c -= m.p.market_penalty * len(numbers)
         return take_n, take_c
 
     def stop_now(self) -> float:
         numbers = [c for c in self.tableau if KIND[c] is Kind.NUMBER]
         return self.stop_best(numbers, self.currency)
 
-    def bust_value(self, currency: int, by_total: bool, lost: int = 0) -> float:
-        """Value of busting; ``lost``: Number cards that go to the market."""
+    def bust_value(self, currency: int, by_total: bool) -> float:
         m = self.m
         v = m.lam * m.p.consolation_share * m.cons_value
-        if self.others:
-            v -= m.p.market_penalty * lost
-            if by_total:
-                v -= m.p.others_money * m.lam * currency
+        if by_total and self.others:
+            v -= m.p.others_money * m.lam * currency
         return v
 
     def after(self, numbers: list[str], total: int, currency: int, card: str):
@@ -341,12 +335,12 @@ class Turn:
             total += NUMBER[card]
             numbers = numbers + [card]
             if total >= 11:
-                return numbers, total, currency, self.bust_value(currency, True, len(numbers))
+                return numbers, total, currency, self.bust_value(currency, True)
         elif kind is Kind.CURRENCY:
             total -= VALUE[card]
             currency += VALUE[card]
             if currency >= 11:
-                return numbers, total, currency, self.bust_value(currency, False, len(numbers))
+                return numbers, total, currency, self.bust_value(currency, False)
         return numbers, total, currency, None
 
     def stop_best(self, numbers: Sequence[str], currency: int) -> float:
@@ -533,26 +527,20 @@ STRONG = Params()
 SAMPLES = 48
 HORIZON = 6
 FUTURE_SAMPLES = 24
-#: From this many players on, ``strong`` counts the Number cards it sends to the
-#: market against itself, values a joker at least as the heuristic does and bids
-#: like it (docs/bots-dix.md, "strong at 4–5 players").
-CROWD = 4
-STRONG_CROWD = replace(STRONG, market_penalty=0.3)
 
 
-def _rollout_samples(turn: Turn, rng: random.Random, samples: int, horizon: int) -> list[float]:
-    """Gains of flipping now and then playing the heuristic's stop/go rule
-    (closed loop: it sees each sampled card), one per random order of the
-    unseen cards (``samples`` of them), at most ``horizon`` flips; [] when
-    no card is left."""
+def _rollout_value(turn: Turn, rng: random.Random, samples: int, horizon: int) -> float:
+    """Average gain of flipping now and then playing the heuristic's stop/go
+    rule (closed loop: it sees each sampled card), over ``samples`` random
+    orders of the unseen cards, at most ``horizon`` flips."""
     unseen = turn.m.unseen_cards()
     pool = list(unseen.elements())
     if not pool:
-        return []
+        return float("-inf")
     h = min(horizon, len(pool))
     base_numbers = [c for c in turn.tableau if KIND[c] is Kind.NUMBER]
     go_cache: dict[tuple, bool] = {}
-    out: list[float] = []
+    total_value = 0.0
     for _ in range(samples):
         draw = rng.sample(pool, h)
         numbers, total, cur = base_numbers, turn.total, turn.currency
@@ -576,14 +564,8 @@ def _rollout_samples(turn: Turn, rng: random.Random, samples: int, horizon: int)
             if not go:
                 value = here
                 break
-        out.append(value)
-    return out
-
-
-def _rollout_value(turn: Turn, rng: random.Random, samples: int, horizon: int) -> float:
-    """Average of :func:`_rollout_samples` (-inf when no card is left)."""
-    gains = _rollout_samples(turn, rng, samples, horizon)
-    return sum(gains) / len(gains) if gains else float("-inf")
+        total_value += value
+    return total_value / samples
 
 
 def _future_cards(m: Model, rng: random.Random) -> list[str]:
@@ -643,18 +625,11 @@ def _later_speakers_cap(m: Model, joker: str) -> float:
 
 
 def strong_strategy(
-    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params | None = None
+    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params = STRONG
 ) -> dict:
-    """Monte Carlo over the unseen deck for stop/go and bids (module doc);
-    at CROWD players or more, see ``CROWD``."""
-    if view["players"] < CROWD:
-        return _play(view, legal, params or STRONG,
-                     flip_value=lambda turn: _rollout_value(turn, rng, SAMPLES, HORIZON),
-                     joker_worth=lambda m, joker: _mc_joker_value(m, joker, rng), later_cap=_later_speakers_cap)
-    return _play(view, legal, params or STRONG_CROWD,
-                 flip_value=lambda turn: _rollout_value(turn, rng, SAMPLES, HORIZON),
-                 joker_worth=lambda m, joker: max(_mc_joker_value(m, joker, rng), m.joker_value(joker)),
-                 later_cap=lambda m, joker: None)
+    """Monte Carlo over the unseen deck for stop/go and bids (module doc)."""
+    return _play(view, legal, params, flip_value=lambda turn: _rollout_value(turn, rng, SAMPLES, HORIZON),
+                 joker_worth=lambda m, joker: _mc_joker_value(m, joker, rng), later_cap=_later_speakers_cap)
 
 
 #: ``pass``: the natural pass (auction, offers, market) as a stand-in for an away person.
