@@ -22,7 +22,7 @@ What keeps this as safe as the stream path, with the log deciding:
   entry the append wrote, if this process dies before doing it.  The
   exact due time costs a call only when the append could not write it
   (:func:`~services.worker.worker.append_due`) and something is to be
-  driven: see :meth:`DirectSubmitter._schedule_needed`.
+  driven (a turn clock's deadline at a table that also seats a bot).
 * Commands of one table are decided one at a time in this process (a
   lock per table), as a worker decides one shard's commands in order.
 
@@ -108,7 +108,13 @@ class DirectSubmitter:
             log.exception("command %s (%s) on %s failed: a bug", cmd.id, cmd.kind, cmd.table)
             metrics.DEAD_LETTERS.inc()
             return Reply(cmd.id, False, 0, INTERNAL_ERROR, "the command could not be processed")
-        if deferred and self._schedule_needed(*deferred[0]):
+        # The worker asks for no schedule when the append already wrote the
+        # exact time (services.worker.worker.append_due).  None (the table
+        # waits on a person without a clock) costs no call either: the
+        # append's re-drive entry is rewritten by that person's next action
+        # or, if none comes within the re-drive time, the sweeper finds
+        # nothing to drive and removes it.
+        if deferred and deferred[0][2] is not None:
             try:
                 await self.worker.store.schedule(*deferred[0])
             except asyncio.CancelledError:
@@ -117,14 +123,3 @@ class DirectSubmitter:
                 log.warning("scheduling %s failed; the sweeper re-drives it", cmd.table, exc_info=True)
         self.worker.processed += 1
         return reply
-
-    @staticmethod
-    def _schedule_needed(table: str, version: int, due_ms: int | None, last_ts: int) -> bool:
-        """Whether the table's exact next due time needs a call of its own
-        after the append.  (The worker asks for none when the append
-        already wrote the exact time: :func:`~services.worker.worker.append_due`.)
-        Not when the table now waits on a person without a clock
-        (``due_ms`` None): the append's re-drive entry is then rewritten by
-        that person's next action or, if none comes within the re-drive
-        time, the sweeper finds nothing to drive and removes it."""
-        return due_ms is not None

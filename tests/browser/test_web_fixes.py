@@ -20,6 +20,13 @@ def posts(page, suffix: str) -> list[str]:
     return seen
 
 
+def choose_game(page, web, game: str) -> None:
+    """Open the lobby and choose ``game`` in the create form."""
+    page.goto(web.base + "/")
+    page.wait_for_selector(f"#game option[value={game}]", state="attached")
+    page.select_option("#game", game)
+
+
 def seated(web, table: str, token: str) -> dict:
     """The seat's view once the table waits for it (the bots have played)."""
     auth = {"Authorization": f"Bearer {token}"}
@@ -79,9 +86,7 @@ def test_a_double_click_on_create_makes_one_table(web, browse):
     tab = browse()
     page = tab.page
     made = posts(page, "/tables")
-    page.goto(web.base + "/")
-    page.wait_for_selector("#game option[value=maumau]", state="attached")
-    page.select_option("#game", "maumau")
+    choose_game(page, web, "maumau")
     page.fill("#turn", "")
     page.dblclick("#create-btn")
     page.wait_for_selector("#tables li[data-table]")
@@ -207,9 +212,7 @@ def test_long_names_keep_a_phone_page_inside_the_screen(web, browse, game):
 def test_a_seat_option_reads_seat_1_to_n_and_sends_the_seat_index(web, browse, game, option):
     tab = browse()
     page = tab.page
-    page.goto(web.base + "/")
-    page.wait_for_selector(f"#game option[value={game}]", state="attached")
-    page.select_option("#game", game)
+    choose_game(page, web, game)
     page.fill("#players", "3")
     page.dispatch_event("#players", "change")
     sel = f"#opt-{option}"
@@ -260,9 +263,7 @@ def test_create_errors_name_the_field(web, browse):
     tab = browse()
     page = tab.page
     made = posts(page, "/tables")
-    page.goto(web.base + "/")
-    page.wait_for_selector("#game option[value=maumau]", state="attached")
-    page.select_option("#game", "maumau")
+    choose_game(page, web, "maumau")
     page.fill("#players", "2.5")
     page.click("#create-btn")
     want = f"Players: a whole number from {g['min_players']} to {g['max_players']}."
@@ -332,9 +333,7 @@ def test_plurals_in_english_and_french(web, browse):
 def test_the_options_form_speaks_french_without_section_marks(web, browse):
     tab = browse(locale="fr-FR")
     page = tab.page
-    page.goto(web.base + "/")
-    page.wait_for_selector("#game option[value=maudix]", state="attached")
-    page.select_option("#game", "maudix")
+    choose_game(page, web, "maudix")
     page.wait_for_selector("#opt-first_dealer")
     text = page.inner_text("#options")
     assert "§" not in text and "None" not in text and "null" not in text

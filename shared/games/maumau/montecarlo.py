@@ -44,15 +44,14 @@ from shared.games.maumau.state import (
     PLAYABLE_ON,
     PLAYABLE_WISHED,
     SEVEN,
-    AcePower,
     Call,
     Phase,
-    Rules,
     State,
     Window,
     clone,
     evolve,
     playable_set,
+    rules_from,
 )
 
 #: Hand size at or under which an opponent is a threat (as the heuristic's).
@@ -109,17 +108,6 @@ def remember(feed: Sequence[Any]) -> Memory:
             m.voids = {}
             wish = None
     return m
-
-
-def _rules(options: Mapping[str, Any]) -> Rules:
-    return Rules(
-        hand_size=options["hand_size"],
-        skat_deck=options["skat_deck"],
-        decks=options["decks"],
-        ace_power=AcePower(options["ace_power"]),
-        seven_stack_cap=options["seven_stack_cap"],
-        target_score=options["target_score"],
-    )
 
 
 @cache
@@ -184,7 +172,7 @@ def determinise(view: Mapping[str, Any], memory: Memory, rng: random.Random) -> 
         left[x] = seats[(i + 1) % len(seats)]
     w = view["callout"]
     return State(
-        rules=_rules(view["options"]),
+        rules=rules_from(view["options"], view["options"]["decks"]),
         players=n,
         round=view["round"],
         decider=view["decider"],
