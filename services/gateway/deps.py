@@ -138,17 +138,19 @@ def caller_dependency(*, required: bool, description: str, cached: bool = False)
     return caller
 
 
+#: The dependency behind :data:`Viewer` (a route's fast path calls it too).
+viewer = caller_dependency(required=False, description="`Bearer <seat token>`; omit for the spectator view.")
 #: A seat or a spectator, for a view.
-Viewer = Annotated[Caller, Depends(caller_dependency(
-    required=False, description="`Bearer <seat token>`; omit for the spectator view."))]
+Viewer = Annotated[Caller, Depends(viewer)]
 #: A seat or a spectator, for an event feed.
 FeedReader = Annotated[Caller, Depends(caller_dependency(
     required=False, description="`Bearer <seat token>`; omit for the spectator feed."))]
 #: A seat (token required).
 Player = Annotated[Caller, Depends(caller_dependency(required=True, description="`Bearer <seat token>`."))]
+#: The dependency behind :data:`ActingPlayer` (a route's fast path calls it too).
+acting_player = caller_dependency(required=True, description="`Bearer <seat token>`.", cached=True)
 #: A seat sending an action: the table comes from the cache when it is there.
-ActingPlayer = Annotated[Caller, Depends(caller_dependency(required=True, description="`Bearer <seat token>`.",
-                                                           cached=True))]
+ActingPlayer = Annotated[Caller, Depends(acting_player)]
 
 
 def client_address(request: Request) -> str:

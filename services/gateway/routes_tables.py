@@ -32,14 +32,17 @@ from services.gateway.deps import (
     FeedReader,
     Player,
     Viewer,
+    acting_player,
     bearer_hash,
     check_table_id,
     client_address,
     hash_token,
     load_table,
     rate_limited,
+    viewer,
 )
 from services.gateway.errors import ApiError, status_for_refusal
+from services.gateway.fast_routes import FastRoute, fast_path
 from services.gateway.schemas import (
     ActionApplied,
     CreateTable,
@@ -61,7 +64,7 @@ from shared.engine import client_actions, must_act
 from shared.events import Event, decode
 from shared.games import UnknownGame, get_game
 
-router = APIRouter(prefix="/tables", tags=["tables"])
+router = APIRouter(prefix="/tables", tags=["tables"], route_class=FastRoute)
 
 #: Largest version a query may name (stream ids are 64-bit).
 MAX_VERSION = 2**53
@@ -294,6 +297,17 @@ async def view(table: str, caller: Viewer) -> Response:
     return Response(seat_view(caller.table, caller.seat).model_dump_json(), media_type="application/json")
 
 
+@fast_path(view)
+async def _view_fast(request: Request) -> Response | None:
+    """``GET /tables/{T}/view`` without FastAPI's parameter handling
+    (:mod:`services.gateway.fast_routes`): any request without a query
+    string (the route has no query parameter)."""
+    if request.scope["query_string"]:
+        return None
+    table = request.path_params["table"]
+    return await view(table, await viewer(table, request, request.headers.get("authorization")))
+
+
 def seat_view(t: Table, seat: int | None) -> SeatView:
     """What ``seat`` (None: a spectator) sees of ``t`` now (``GET
     /tables/{T}/view``)."""
@@ -400,6 +414,28 @@ async def act(table: str, body: SubmitAction, caller: ActingPlayer,
             headers["Preference-Applied"] = "return=representation"
         return Response(applied.model_dump_json(), media_type="application/json", headers=headers)
     return Response(applied.model_dump_json(exclude={"view"}), media_type="application/json")
+
+
+@fast_path(act)
+async def _act_fast(request: Request) -> Response | None:
+    """``POST /tables/{T}/actions`` without FastAPI's parameter handling
+    (:mod:`services.gateway.fast_routes`), for the plainly valid request:
+    ``Content-Type: application/json``, no query string or exactly
+    ``view=true``, a body :class:`SubmitAction` accepts. Anything else
+    goes to FastAPI's handler and gets its usual answer."""
+    query = request.scope["query_string"]
+    if query and query != b"view=true":
+        return None
+    if request.headers.get("content-type") != "application/json":
+        return None
+    try:  # as FastAPI reads it: json.loads, then the model in Python mode
+        body = SubmitAction.model_validate(json.loads(await request.body()))
+    except (ValueError, ValidationError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return None
+    table = request.path_params["table"]
+    headers = request.headers
+    caller = await acting_player(table, request, headers.get("authorization"))
+    return await act(table, body, caller, bool(query), headers.get("prefer"))
 
 
 async def _no_null_body(request: Request, body: NoFields | None) -> None:
