@@ -34,6 +34,7 @@ import asyncio
 import cProfile
 import io
 import json
+import os
 import pstats
 import random
 import sys
@@ -208,7 +209,7 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
         for route, prof in p.profiles.items():
             buf = io.StringIO()
             st = pstats.Stats(prof, stream=buf)
-            st.sort_stats("cumulative").print_stats(30)
+            st.sort_stats("cumulative").print_stats(int(os.environ.get("TAPIS_PROFILE_LINES", "30")))
             st.sort_stats("tottime").print_stats(20)
             out["profile"] = {"route": f"{p.name}-{route}", "text": buf.getvalue()}
     return out

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 
 from services.config import Settings
 from services.gateway import errors
+from services.gateway.fast_routes import HotRoutes
 from services.gateway.middleware import BodyLimit, RedMetrics
 from services.gateway.ratelimit import RateLimits
 from services.gateway.streams import StreamSlots
@@ -125,6 +126,11 @@ def create_app(
     app.state.ctx = ctx
     errors.install(app)
 
+    from services.gateway import apidocs, openapi, routes_games, routes_ops, routes_tables, web
+
+    # Added first = innermost: the hot routes' plainly valid requests are
+    # answered here, inside the limits and the metrics (fast_routes).
+    app.add_middleware(HotRoutes, app=app, routes=routes_tables.router.routes)
     # Added last = outermost: metrics see every response, 413s included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_header_bytes=settings.max_header_bytes,
                        body_timeout_s=settings.body_timeout_s)
@@ -134,8 +140,6 @@ def create_app(
 
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"], max_age=600)
-
-    from services.gateway import apidocs, openapi, routes_games, routes_ops, routes_tables, web
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)

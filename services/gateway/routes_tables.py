@@ -42,7 +42,7 @@ from services.gateway.deps import (
     viewer,
 )
 from services.gateway.errors import ApiError, status_for_refusal
-from services.gateway.fast_routes import FastRoute, fast_path
+from services.gateway.fast_routes import fast_path
 from services.gateway.schemas import (
     ActionApplied,
     CreateTable,
@@ -64,7 +64,7 @@ from shared.engine import client_actions, must_act
 from shared.events import Event, decode
 from shared.games import UnknownGame, get_game
 
-router = APIRouter(prefix="/tables", tags=["tables"], route_class=FastRoute)
+router = APIRouter(prefix="/tables", tags=["tables"])
 
 #: Largest version a query may name (stream ids are 64-bit).
 MAX_VERSION = 2**53
@@ -299,7 +299,7 @@ async def view(table: str, caller: Viewer) -> Response:
 
 @fast_path(view)
 async def _view_fast(request: Request) -> Response | None:
-    """``GET /tables/{T}/view`` without FastAPI's parameter handling
+    """``GET /tables/{T}/view`` without FastAPI's per-request machinery
     (:mod:`services.gateway.fast_routes`): any request without a query
     string (the route has no query parameter)."""
     if request.scope["query_string"]:
@@ -418,7 +418,7 @@ async def act(table: str, body: SubmitAction, caller: ActingPlayer,
 
 @fast_path(act)
 async def _act_fast(request: Request) -> Response | None:
-    """``POST /tables/{T}/actions`` without FastAPI's parameter handling
+    """``POST /tables/{T}/actions`` without FastAPI's per-request machinery
     (:mod:`services.gateway.fast_routes`), for the plainly valid request:
     ``Content-Type: application/json``, no query string or exactly
     ``view=true``, a body :class:`SubmitAction` accepts. Anything else
