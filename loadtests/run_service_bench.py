@@ -194,32 +194,43 @@ def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, s
         raise
 
 
-def start_bare(redis_url: str, port: int, logdir: Path, extra_pythonpath: str | None = None) -> Cluster:
-    """Start the bare app (``loadtests/bare_app.py``) on ``port`` as the
-    cluster's one "gateway" (role ``bare0``, no workers); wait until it
-    answers ``/readyz``.  On failure, stops it and raises RuntimeError."""
+def start_bare(redis_url: str, port: int, logdir: Path, extra_pythonpath: str | None = None,
+               processes: int = 1) -> Cluster:
+    """Start ``processes`` bare apps (``loadtests/bare_app.py``) on ``port``,
+    ``port + 1``... as the cluster's "gateways" (roles ``bare0``, ``bare1``...,
+    no workers: the same count as Tapis' gateways, so the driver spreads the
+    tables alike); wait until each answers ``/readyz``.  On failure, stops
+    them and raises RuntimeError."""
     env = {**os.environ, "TAPIS_REDIS_URL": redis_url}
     if extra_pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_pythonpath, env.get("PYTHONPATH")) if p)
     logdir.mkdir(parents=True, exist_ok=True)
-    log = logdir / "bare0.log"
-    with log.open("wb") as out:
-        p = subprocess.Popen([sys.executable, str(HERE / "bare_app.py"), "--port", str(port), "--redis", redis_url],
-                             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    cl = Cluster(redis_url, gateways=[Proc("bare0", p.pid, p, f"http://127.0.0.1:{port}/metrics", log)])
+    procs = []
+    for i in range(processes):
+        log = logdir / f"bare{i}.log"
+        with log.open("wb") as out:
+            p = subprocess.Popen([sys.executable, str(HERE / "bare_app.py"), "--port", str(port + i),
+                                  "--redis", redis_url],
+                                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(Proc(f"bare{i}", p.pid, p, f"http://127.0.0.1:{port + i}/metrics", log))
+    cl = Cluster(redis_url, gateways=procs)
     try:
         deadline = time.monotonic() + 60
-        while True:
-            if p.poll() is not None:
-                raise RuntimeError(f"bare app exited ({p.returncode}); see {log}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
-                    return cl
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"bare app not ready after 60 s; see {log}")
-            time.sleep(0.1)
+        for i, proc in enumerate(procs):
+            popen = proc.popen
+            assert popen is not None
+            while True:
+                if popen.poll() is not None:
+                    raise RuntimeError(f"bare app exited ({popen.returncode}); see {proc.log}")
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port + i}/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"bare app not ready after 60 s; see {proc.log}")
+                time.sleep(0.1)
+        return cl
     except BaseException:
         stop_cluster(cl)
         raise
@@ -575,12 +586,14 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
               redis_url: str = DEFAULT_REDIS, port_base: int = 19100, shards: int = 4, profile: bool = False,
               engine_games: int = 100, logdir: Path = ROOT / "reports" / "service-bench-logs", seed: int = 0,
               extra_pythonpath: str | None = None, peer: str | None = None, client: str = "fast",
-              think_mean: float = 0.0, stop_p99_ms: float | None = None, flow: str = "post-view") -> dict[str, Any]:
+              think_mean: float = 0.0, stop_p99_ms: float | None = None, flow: str = "post-view",
+              bare_processes: int | None = None) -> dict[str, Any]:
     """Flush the bench database, start the processes, run one driver step
     per entry of ``tables`` (each ``duration`` seconds), stop the
     processes, flush again; then, with ``peer="bare"``, the same steps
-    against the bare app (``loadtests/bare_app.py`` on ``port_base + 40``)
-    with the same driver; then the engine figure.  Returns ``{"cluster",
+    against the bare app (``loadtests/bare_app.py`` on ``port_base + 40``,
+    ``bare_processes`` processes, by default as many as ``gateways``) with
+    the same driver; then the engine figure.  Returns ``{"cluster",
     "steps": [step report, ...], "peer": {"name", "steps"}, "engine"}``
     ("peer" only with ``peer``).  Raises RuntimeError when a process does
     not start.  ``port_base + 50 + workers`` must stay a port of the
@@ -610,7 +623,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
         flush_db(redis_url)
     peer_steps = []
     if peer == "bare":
-        cl = start_bare(redis_url, port_base + 40, logdir, extra_pythonpath)
+        cl = start_bare(redis_url, port_base + 40, logdir, extra_pythonpath, processes=bare_processes or gateways)
         try:
             for n in tables:
                 cfg = DriverConfig(tables=n, game=game, players=players, duration_s=duration,
@@ -632,7 +645,7 @@ def run_bench(*, gateways: int = 1, workers: int = 2, tables: tuple[int, ...] = 
     if stop_p99_ms is not None:
         out["capacity"] = {"p99_ms": stop_p99_ms, "tables": capacity_of(steps, stop_p99_ms)}
     if peer:
-        out["peer"] = {"name": peer, "steps": peer_steps}
+        out["peer"] = {"name": peer, "processes": bare_processes or gateways, "steps": peer_steps}
         # a capacity ramp may stop the two at different steps: compare the steps both ran
         out["comparison"] = [compare(a, b) for a, b in zip(steps, peer_steps, strict=False)]
         if stop_p99_ms is not None:
@@ -694,12 +707,14 @@ def compare(tapis: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
             "ratio": {k: (round(a[k] / b[k], 3) if b[k] else None) for k in a}}
 
 
-def compare_markdown(comparison: list[dict[str, Any]], peer: str = "bare") -> str:
+def compare_markdown(comparison: list[dict[str, Any]], peer: str = "bare", who: str = "") -> str:
     """The comparisons as Markdown: one table per table count, a row per
-    figure, columns Tapis, the peer and Tapis / peer."""
+    figure, columns Tapis, the peer and Tapis / peer; ``who``: the
+    processes of each (e.g. "1 gateway + 2 workers against 1 bare app")."""
     lines: list[str] = []
     for c in comparison:
-        lines += [f"### {c['tables']} tables: Tapis against the {peer} app, same driver, one run", "",
+        lines += [f"### {c['tables']} tables: Tapis against the {peer} app, same driver, one run"
+                  + (f" ({who})" if who else ""), "",
                   f"| figure | Tapis | {peer} app | Tapis / {peer} |", "|---|---|---|---|"]
         for k, label in COMPARED.items():
             r = c["ratio"][k]
@@ -780,7 +795,10 @@ def bench_markdown(bench: dict[str, Any], title: str) -> str:
             lines += [f"The {bench['peer']['name']} app, same ramp, same run: **{pc['tables']:,} tables** "
                       f"(steps run: {ran}).", ""]
     if bench.get("comparison"):
-        lines.append(compare_markdown(bench["comparison"], bench["peer"]["name"]))
+        cl, peer = bench["cluster"], bench["peer"]
+        who = (f"{cl['gateways']} gateway(s) + {cl['workers']} worker(s) against "
+               f"{peer.get('processes', 1)} {peer['name']} app process(es)")
+        lines.append(compare_markdown(bench["comparison"], peer["name"], who))
     for st in bench["steps"]:
         lines.append(step_markdown(st, f"{st['config']['tables']} tables"))
     for st in (bench.get("peer") or {}).get("steps", []):
@@ -829,6 +847,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "submit→reply p99 exceeds this (ms); report the capacity."),
         flow: str = typer.Option("post-view", help="The driver's flow: post-view (each action asks for the next "
                                  "view, ?view=true) or get-post (GET the view before every action)."),
+        bare_processes: int | None = typer.Option(None, min=1, help="With --peer bare: how many bare app processes "
+                                                  "(default: as many as --gateways)."),
     ) -> None:
         base = Path(out)
         counts = tuple(int(x) for x in tables.split(",") if x.strip())
@@ -839,7 +859,7 @@ def main(argv: list[str] | None = None) -> int:
                           shards=shards, profile=profile, engine_games=engine_games,
                           logdir=base.with_name(base.name + "-logs"), seed=seed,
                           extra_pythonpath=pythonpath, peer=peer, client=client, think_mean=think_mean,
-                          stop_p99_ms=stop_p99_ms, flow=flow)
+                          stop_p99_ms=stop_p99_ms, flow=flow, bare_processes=bare_processes)
         md = bench_markdown(bench, title)
         print(md)
         base.parent.mkdir(parents=True, exist_ok=True)
