@@ -365,12 +365,14 @@ class Vectors:
             prev = np.zeros(len(self.words), dtype="float32")
             for c in clues:
                 prev += self.W @ self.unit(c)
-            rivals = (prev[None, live] + self.M[:, live]) / k
+            cost = STRONG_FREQUENCY * self.rarity - related
+            cost[(related < MIN_RELATED) | (related > STRONG_EARLY_MAX)] = np.inf
+            rows = np.flatnonzero(np.isfinite(cost))  # only the moderately related words: fast
+            rivals = (prev[None, live] + self.M[rows][:, live]) / k
             p = min(per_clue, rivals.shape[1])
             pth = -np.partition(-rivals, p - 1, axis=1)[:, p - 1]
-            own = (prev[j] + related) / k
-            cost = STRONG_FREQUENCY * self.rarity - related
-            cost[(related < MIN_RELATED) | (related > STRONG_EARLY_MAX) | (own > pth - STRONG_SAFETY)] = np.inf
+            own = (prev[j] + related[rows]) / k
+            cost[rows[own > pth - STRONG_SAFETY]] = np.inf
         for idx in np.argsort(cost)[:400]:
             if not np.isfinite(cost[idx]):
                 break
@@ -462,6 +464,7 @@ def vectors() -> Vectors | None:
                         ],
                     )
                     v = Vectors(nlp)
+                    thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:
                     warn_if_model_missing(f"{MODEL} did not load: {exc}")
                     v = None
