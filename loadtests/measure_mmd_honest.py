@@ -8,8 +8,9 @@ something it did not make:
 1. **Guessers on people's clues**: ``loadtests/data/mmd_people_clues.json``
    holds clues written by hand for 100 game words (20 for each required
    count).  Each clue is given in turn; after each, the guessers make
-   ``--proposals`` proposals (3: four players), each the next best word
-   of its ranking not yet proposed this turn.  A word is found *exactly*
+   as many proposals as the table allows (``--players``: 2 at three
+   players, 3 from four), each the next best word of its ranking not yet
+   proposed this turn.  A word is found *exactly*
    on its last clue, *early* before it, or missed.
 2. **Clue-givers judged by a guesser that does not share their
    knowledge**: the thesaurus guesser (``loadtests/mmd_thesaurus.py``,
@@ -17,11 +18,15 @@ something it did not make:
    1-5 are drawn (seeded) from the game's cards; the giver gives up to
    ``count`` clues (the game's clue checks apply), the guessers answer
    each.  The same turns judged by the vector guessers (shared knowledge)
-   are printed beside them, to show how much sharing inflates the figure.
+   are printed beside them (``--judges``), to show how much sharing
+   inflates the figure.  ``--holdout`` draws only the odd-numbered words
+   of the vocabulary (the ``strong`` giver's few settings were chosen on
+   even-numbered ones).
 
 Rates are shares of words with 95% intervals (normal approximation).
 
-    python loadtests/measure_mmd_honest.py                  # 60 words a count
+    python loadtests/measure_mmd_honest.py                  # 60 words a count, 4 players
+    python loadtests/measure_mmd_honest.py --per-count 100 --players 3 --holdout --judges thesaurus
     python loadtests/measure_mmd_honest.py --per-count 10   # quick
 
 Needs the spaCy model (``pip install -e '.[words]'``) and ``mythes-fr``.
@@ -105,9 +110,17 @@ def give_turn(secret: str, count: int, giver: Giver, judges: dict[str, Ranking],
     return out
 
 
-def slots(per_count: int, seed: int) -> list[tuple[str, int]]:
+def proposals_for(players: int) -> int:
+    """Proposals after each clue at ``players``: every guesser at 3-4, 3 in all at 5-6
+    (the default ``proposals_in_all_5_6``)."""
+    return min(players - 1, 3)
+
+
+def slots(per_count: int, seed: int, holdout: bool = False) -> list[tuple[str, int]]:
     """``per_count`` (word, count) pairs for each count, drawn from the cards:
-    a random front's word under a random back slot of that count."""
+    a random front's word under a random back slot of that count; with
+    ``holdout``, only odd-numbered words of the vocabulary (redrawn)."""
+    odd = set(deck.VOCABULARY[1::2])
     rng = random.Random(seed)
     by_count: dict[int, list[str]] = defaultdict(list)
     for back in deck.BACKS:
@@ -117,8 +130,11 @@ def slots(per_count: int, seed: int) -> list[tuple[str, int]]:
     for count in COUNTS:
         for _ in range(per_count):
             symbol = rng.choice(by_count[count])
-            front = rng.choice(deck.FRONTS)
-            out.append((front[deck.SYMBOL_INDEX[symbol]], count))
+            while True:
+                word = rng.choice(deck.FRONTS)[deck.SYMBOL_INDEX[symbol]]
+                if not holdout or word in odd:
+                    break
+            out.append((word, count))
     return out
 
 
@@ -149,7 +165,8 @@ def table(results: dict[str, list[tuple[int, str]]], title: str) -> str:
 
 
 def rankings(vec, thesaurus: Thesaurus, rng: random.Random) -> dict[str, Ranking]:
-    """The guessers: vectors (the bots' own), thesaurus, random."""
+    """The guessers: vectors (the ``heuristic`` one), ``strong`` (vectors and
+    thesaurus), thesaurus, random."""
 
     def random_ranking(clues: Sequence[str], exclude: set[str]) -> list[str]:
         words = [w for w in deck.VOCABULARY if lexicon.fold(w) not in exclude]
@@ -158,13 +175,14 @@ def rankings(vec, thesaurus: Thesaurus, rng: random.Random) -> dict[str, Ranking
     out: dict[str, Ranking] = {}
     if vec is not None:
         out["vector guessers"] = vec.ranked_guesses
+        out["strong guessers"] = lambda clues, exclude: bots.strong_ranking(vec, clues, exclude)
     out["thesaurus guessers"] = thesaurus.ranked_guesses
     out["random guessers"] = random_ranking
     return out
 
 
 def givers(vec, rng: random.Random) -> dict[str, Giver]:
-    """The clue-givers: the ``heuristic`` one (vectors) and the ``random`` one."""
+    """The clue-givers: ``strong`` and ``heuristic`` (vectors) and ``random``."""
 
     def random_giver(secret: str, clues: list[str], count: int, per_clue: int, taken: list[str]) -> str:
         return bots.random_clue({"chosen": {"word": secret}, "clues": clues}, rng)
@@ -176,6 +194,11 @@ def givers(vec, rng: random.Random) -> dict[str, Giver]:
             clue = vec.best_clue(secret, clues, count, per_clue, taken)
             return clue if clue is not None else random_giver(secret, clues, count, per_clue, taken)
 
+        def strong_giver(secret: str, clues: list[str], count: int, per_clue: int, taken: list[str]) -> str:
+            clue = vec.strong_clue(secret, clues, count, per_clue, taken)
+            return clue if clue is not None else heuristic_giver(secret, clues, count, per_clue, taken)
+
+        out["strong"] = strong_giver
         out["heuristic"] = heuristic_giver
     out["random"] = random_giver
     return out
@@ -184,9 +207,15 @@ def givers(vec, rng: random.Random) -> dict[str, Giver]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--per-count", type=int, default=60, help="giver words per required count (default 60)")
-    ap.add_argument("--proposals", type=int, default=3, help="proposals per clue (3: four players)")
+    ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6),
+                    help="players at the table: sets the proposals per clue (default 4: 3 proposals)")
+    ap.add_argument("--givers", default="strong,heuristic,random", help="clue-givers to measure (comma list)")
+    ap.add_argument("--judges", default="vector,thesaurus",
+                    help="guessers that judge the givers: vector, thesaurus (comma list)")
+    ap.add_argument("--holdout", action="store_true", help="draw only odd-numbered vocabulary words")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
+    args.proposals = proposals_for(args.players)
 
     t0 = time.perf_counter()
     vec = bots.vectors()
@@ -204,15 +233,20 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(table(res, f"Guessers on people's clues ({len(people)} words, {args.proposals} proposals a clue)") + "\n")
 
-    pairs = slots(args.per_count, args.seed)
-    shown = {k: v for k, v in judges.items() if k != "random guessers"}
+    pairs = slots(args.per_count, args.seed, args.holdout)
+    wanted = {f"{j.strip()} guessers" for j in args.judges.split(",")}
+    shown = {k: v for k, v in judges.items() if k in wanted}
+    names = {g.strip() for g in args.givers.split(",")}
     for gname, giver in givers(vec, rng).items():
+        if gname not in names:
+            continue
         t1 = time.perf_counter()
         per_judge: dict[str, list[tuple[int, str]]] = {name: [] for name in shown}
         for secret, count in pairs:
             for name, result in give_turn(secret, count, giver, shown, args.proposals).items():
                 per_judge[name].append((count, result))
-        title = f"{gname} clue-giver, {len(pairs)} words ({time.perf_counter() - t1:.0f} s)"
+        title = (f"{gname} clue-giver, {len(pairs)} words{' (held-out half)' if args.holdout else ''}, "
+                 f"{args.players} players ({time.perf_counter() - t1:.0f} s)")
         print(table(per_judge, title) + "\n")
     return 0
 

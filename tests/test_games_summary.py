@@ -33,8 +33,8 @@ async def test_games_say_that_the_word_bots_play_at_random_without_the_word_mode
     game or strategy has a note."""
     monkeypatch.setenv("TAPIS_MMD_NO_VECTORS", "1")
     games = {g["name"]: g for g in (await service.get("/games")).json()}
-    assert games["maudit_mot_dit"]["strategy_notes"] == {
-        "heuristic": "plays at random: the word model is missing (TAPIS_MMD_NO_VECTORS=1)"}
+    note = "plays at random: the word model is missing (TAPIS_MMD_NO_VECTORS=1)"
+    assert games["maudit_mot_dit"]["strategy_notes"] == {"heuristic": note, "strong": note}
     assert "heuristic" in games["maudit_mot_dit"]["strategies"]
     assert {name: g["strategy_notes"] for name, g in games.items() if name != "maudit_mot_dit"} == {
         name: {} for name in games if name != "maudit_mot_dit"}

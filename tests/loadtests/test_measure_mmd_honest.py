@@ -82,3 +82,15 @@ def test_thesaurus_links_and_ranks() -> None:
     assert t.relatedness("zzzz", "château") == 0.0
     ranked = t.ranked_guesses(["forteresse", "donjon"], exclude={"tour"})
     assert ranked[0] == "château" and "tour" not in ranked
+
+
+def test_proposals_follow_the_player_count() -> None:
+    assert [honest.proposals_for(n) for n in (3, 4, 5, 6)] == [2, 3, 3, 3]
+
+
+def test_holdout_slots_draw_only_odd_numbered_words() -> None:
+    odd = set(deck.VOCABULARY[1::2])
+    pairs = honest.slots(per_count=20, seed=5, holdout=True)
+    assert Counter(c for _w, c in pairs) == {c: 20 for c in honest.COUNTS}
+    assert all(w in odd for w, _c in pairs)
+    assert not all(w in odd for w, _c in honest.slots(per_count=20, seed=5))

