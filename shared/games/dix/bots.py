@@ -44,6 +44,13 @@ Both thinking bots share one value model of a seat's position,
   score over those futures, then bids just enough to stay above what the
   players still to speak are likely to pay (their public collections give
   their marginal values), never above its own value.
+
+At 4 and 5 players (``CROWDED``, issue 15) ``strong`` plays differently:
+a joker is worth the heuristic's value to us plus ``deny_share`` (0.3) ×
+its value to the opponent it would help most (whoever does not win it,
+one of four opponents likely does), and the stop/go rollouts are used
+only once less than half the deck is left (the heuristic's one step
+before).  Below 4 players it plays as described above.
 """
 
 from __future__ import annotations
