@@ -44,6 +44,13 @@ Both thinking bots share one value model of a seat's position,
   score over those futures, then bids just enough to stay above what the
   players still to speak are likely to pay (their public collections give
   their marginal values), never above its own value.
+
+At 4 and 5 players (``CROWDED``, issue 15) ``strong`` plays differently:
+a joker is worth the heuristic's value to us plus ``deny_share`` (0.3) ×
+its value to the opponent it would help most (whoever does not win it,
+one of four opponents likely does), and the stop/go rollouts are used
+only once less than half the deck is left (the heuristic's one step
+before).  Below 4 players it plays as described above.
 """
 
 from __future__ import annotations
@@ -84,6 +91,8 @@ class Params:
     consolation_share: float = 0.85  # a consolation token is worth this share of its face value
     joker_flex: float = 0.6  # extra value of a joker's flexibility (× fraction of the deck left)
     bid_share: float = 0.6  # share of its limit a non-last bidder offers (heuristic)
+    deny_share: float = 0.3  # strong, 4+ players: share of the best opponent's joker value added to ours
+    late_frac: float = 0.5  # strong, 4+ players: rollouts for stop/go only below this fraction of the deck
 
 
 HEURISTIC = Params()
@@ -624,10 +633,39 @@ def _later_speakers_cap(m: Model, joker: str) -> float:
     return cap
 
 
+#: From this many players on, ``strong`` plays its crowded-table variant.
+CROWDED = 4
+
+
+def _denial_joker_value(m: Model, joker: str) -> float:
+    """A joker's worth at a crowded table: its value to us (the heuristic's)
+    plus ``deny_share`` × its value to the opponent who would gain most from
+    it (whoever does not win it, an opponent likely does)."""
+    v = m.view
+    best = 0.0
+    for seat in range(m.players):
+        if seat != m.me:
+            best = max(best, Model(v, seat, m.p).joker_value(joker))
+    return m.joker_value(joker) + m.p.deny_share * best
+
+
+def _crowded_flip_value(turn: Turn, rng: random.Random) -> float:
+    """Stop/go at a crowded table: the heuristic's one step while more than
+    ``late_frac`` of the deck is left, the rollouts after."""
+    if turn.m.frac >= turn.m.p.late_frac:
+        return turn.one_step()
+    return _rollout_value(turn, rng, SAMPLES, HORIZON)
+
+
 def strong_strategy(
     view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, params: Params = STRONG
 ) -> dict:
-    """Monte Carlo over the unseen deck for stop/go and bids (module doc)."""
+    """Monte Carlo over the unseen deck for stop/go and bids (module doc);
+    from ``CROWDED`` players on, jokers are also valued for denial and the
+    rollouts wait for the second half of the deck."""
+    if view["players"] >= CROWDED:
+        return _play(view, legal, params, flip_value=lambda turn: _crowded_flip_value(turn, rng),
+                     joker_worth=_denial_joker_value, later_cap=_later_speakers_cap)
     return _play(view, legal, params, flip_value=lambda turn: _rollout_value(turn, rng, SAMPLES, HORIZON),
                  joker_worth=lambda m, joker: _mc_joker_value(m, joker, rng), later_cap=_later_speakers_cap)
 

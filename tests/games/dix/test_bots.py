@@ -8,7 +8,14 @@ import random
 import pytest
 
 from shared.games.dix import GAME
-from shared.games.dix.bots import Model, heuristic_strategy, strong_strategy
+from shared.games.dix.bots import (
+    Model,
+    Turn,
+    _crowded_flip_value,
+    _denial_joker_value,
+    heuristic_strategy,
+    strong_strategy,
+)
 from tests.games.dix.helpers import FLIP, PASS, TAKE_NUMBERS, Table, bid, buy
 from tests.invariants import playout
 
@@ -105,3 +112,41 @@ def test_bots_never_bid_beyond_their_means(strategy):
     t.act(0, FLIP)
     action = _decide(strategy, t, 1)
     assert action in t.legal(1)
+
+
+def _five_players_auction_of_star_three() -> Table:
+    """5 players: seat 0 holds Y1 Y2 Y4 Y5 (joker *3 would bridge it to a run
+    of 5), seats 1-4 one card each; seat 1 flips *3 and seat 2 speaks first."""
+    deck = ["Y1", "Y2", "Y4", "G1", "G2", "R1", "R2", "Y5", "*3", *FILL]
+    t = Table(deck, players=5)
+    t.script((0, FLIP), (0, FLIP), (0, FLIP), (0, TAKE_NUMBERS), (0, PASS))
+    for seat in (1, 2, 3, 4):
+        t.script((seat, FLIP), (seat, TAKE_NUMBERS), (seat, PASS))
+    t.script((0, FLIP), (0, TAKE_NUMBERS), (0, PASS))
+    t.act(1, FLIP)
+    return t
+
+
+def test_strong_values_a_joker_for_denial_at_five_players():
+    """Crowded table: a joker is worth its value to us plus 0.3 × its value to
+    the opponent it helps most, so strong bids higher than the heuristic."""
+    t = _five_players_auction_of_star_three()
+    view = t.view(2)
+    m = Model(view)
+    # to seat 2 a run of one joker (1) plus flexibility (0.6 × the 8/128 of the deck left)
+    assert m.joker_value("*3") == pytest.approx(1 + 0.6 * 8 / 128)
+    # to seat 0 it bridges Y1 Y2 _ Y4 Y5: 2 points more than that
+    assert Model(view, 0).joker_value("*3") == pytest.approx(3 + 0.6 * 8 / 128)
+    assert _denial_joker_value(m, "*3") == pytest.approx(1.0375 + 0.3 * 3.0375)
+    assert _decide(heuristic_strategy, t, 2) == bid(3)
+    assert _decide(strong_strategy, t, 2) == bid(6)
+
+
+def test_strong_stop_go_at_five_players_is_the_heuristic_early_in_the_deck():
+    """Crowded table, more than half the deck left: one step, not rollouts."""
+    t = Table(["R4", "Y3", *(["B1"] * 80)], players=5)
+    t.script((0, FLIP), (0, FLIP))
+    m = Model(t.view(0))
+    assert m.frac > 0.5
+    turn = Turn(m, t.legal(0))
+    assert _crowded_flip_value(turn, random.Random(0)) == turn.one_step()
