@@ -121,3 +121,19 @@ async def test_lobby_refuses_a_game_it_does_not_host(service):
     for params in ({"game": "toy"}, {"game": ""}, {}):
         r = await service.get("/tables", params=params)
         assert r.status_code == 200 and [t["game"] for t in r.json()] == ["toy"], params
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+async def test_a_json_body_without_its_content_type_is_told_which_header_it_needs(service, content_type):
+    t = await create(service)
+    a = await join(service, t["id"])
+    headers = {"Authorization": f"Bearer {a['token']}"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    for path, body in [("/tables", b'{"game": "toy", "players": 2}'),
+                       (f"/tables/{t['id']}/actions", b'{"action": {"type": "add", "n": 1}}')]:
+        r = await service.post(path, content=body, headers=headers)
+        problem = _problem(r, 422, "invalid_request")
+        assert "Content-Type: application/json" in problem["detail"], problem
+    r = await service.post("/tables", json={"game": "toy", "players": 2, "options": "x"})  # JSON, but wrong
+    assert _problem(r, 422, "invalid_request")["detail"] == "the request does not match the schema"

@@ -86,6 +86,10 @@ def install(app: FastAPI) -> None:
             {"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", ""), "type": e.get("type", "")}
             for e in errors
         ]
+        if isinstance(exc.body, bytes | bytearray) and exc.body:
+            # FastAPI hands a body over as bytes when its Content-Type is not JSON
+            return problem(422, "invalid_request", "the body was not read as JSON: send it with the header "
+                           "`Content-Type: application/json`", errors=fields)
         return problem(422, "invalid_request", "the request does not match the schema", errors=fields)
 
     @app.exception_handler(StarletteHTTPException)
