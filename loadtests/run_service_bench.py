@@ -176,22 +176,27 @@ def start_cluster(redis_url: str, gateways: int, workers: int, port_base: int, s
         deadline = time.monotonic() + 60
         for proc in cl.started:
             base = proc.metrics_url.rsplit("/", 1)[0]
-            path = "/readyz" if proc.role.startswith("gateway") else "/metrics"
-            while True:
-                if proc.popen.poll() is not None:
-                    raise RuntimeError(f"{proc.role} exited ({proc.popen.returncode}); see {proc.log}")
-                try:
-                    if httpx.get(base + path, timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{proc.role} not ready after 60 s; see {proc.log}")
-                time.sleep(0.1)
+            wait_ready(proc, base + ("/readyz" if proc.role.startswith("gateway") else "/metrics"), deadline)
         return cl
     except BaseException:
         stop_cluster(cl)
         raise
+
+
+def wait_ready(proc: Proc, url: str, deadline: float) -> None:
+    """Poll ``url`` until it answers 200; RuntimeError when ``proc`` exits
+    first or at ``deadline`` (``time.monotonic()``)."""
+    while True:
+        if proc.popen is not None and proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.role} exited ({proc.popen.returncode}); see {proc.log}")
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{proc.role} not ready after 60 s; see {proc.log}")
+        time.sleep(0.1)
 
 
 def start_bare(redis_url: str, port: int, logdir: Path, extra_pythonpath: str | None = None,
@@ -217,19 +222,7 @@ def start_bare(redis_url: str, port: int, logdir: Path, extra_pythonpath: str | 
     try:
         deadline = time.monotonic() + 60
         for i, proc in enumerate(procs):
-            popen = proc.popen
-            assert popen is not None
-            while True:
-                if popen.poll() is not None:
-                    raise RuntimeError(f"bare app exited ({popen.returncode}); see {proc.log}")
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port + i}/readyz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"bare app not ready after 60 s; see {proc.log}")
-                time.sleep(0.1)
+            wait_ready(proc, f"http://127.0.0.1:{port + i}/readyz", deadline)
         return cl
     except BaseException:
         stop_cluster(cl)
