@@ -103,6 +103,11 @@ async def test_views_and_refusals_answered_as_fastapi_answers_them(redis_client,
             (act + "?view=1", {**bearer, **json_ct}, b'{"action": {"type": "add", "n": 7}}'),
             (act + "?view=maybe", {**bearer, **json_ct}, b'{"action": {"type": "add", "n": 7}}'),
             (act, {**bearer, **json_ct}, b'{"action": {"type": "add", "n": 1}, "command_id": "has space"}'),
+            # deep nesting: FastAPI's 400 (not a 500 from a RecursionError, nor a
+            # depth band where the fast path's shallower stack would still parse it)
+            (act, json_ct, b"[" * 3000 + b"]" * 3000),
+            (act, {**bearer, **json_ct}, b'{"action": {"type": "add", "n": ' + b"[" * 960 + b"]" * 960 + b"}}"),
+            (act, {**bearer, **json_ct}, b'{"action": {"type": "add", "n": ' + b"[" * 100 + b"]" * 100 + b"}}"),
         ]
         # (a fast path that read the body and declined hands it on to FastAPI:
         # the malformed, null, extra-field cases would hang otherwise)

@@ -416,6 +416,10 @@ async def act(table: str, body: SubmitAction, caller: ActingPlayer,
     return Response(applied.model_dump_json(exclude={"view"}), media_type="application/json")
 
 
+#: Most brackets a body served by the action's fast path may hold (an action has a handful).
+_PLAIN_NESTING = 64
+
+
 @fast_path(act)
 async def _act_fast(request: Request) -> Response | None:
     """``POST /tables/{T}/actions`` without FastAPI's per-request machinery
@@ -428,8 +432,13 @@ async def _act_fast(request: Request) -> Response | None:
         return None
     if request.headers.get("content-type") != "application/json":
         return None
+    raw = await request.body()
+    if raw.count(b"[") + raw.count(b"{") > _PLAIN_NESTING:
+        # Deep nesting is FastAPI's to read: where json.loads runs out of
+        # stack depends on the caller's own depth (it answers 400).
+        return None
     try:  # as FastAPI reads it: json.loads, then the model in Python mode
-        body = SubmitAction.model_validate(json.loads(await request.body()))
+        body = SubmitAction.model_validate(json.loads(raw))
     except (ValueError, ValidationError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return None
     table = request.path_params["table"]
