@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(64, ge=1, description="Write a snapshot after this many events since the last one.")
     conflict_retries: int = Field(5, ge=1, le=100, description="Version-conflict retries before a command fails.")
     reply_timeout_s: float = Field(10.0, gt=0, description="How long the gateway waits for a worker's reply.")
+    store_read_timeout_s: float = Field(
+        5.0, gt=0, description="How long a gateway request waits to read a table from Redis before answering 503"
+        " store_unavailable (a paused or saturated Redis).")
     decide_in_gateway: bool = Field(
         True, description="The gateway decides and appends people's actions itself (the worker's code, on its own"
         " table cache) instead of sending them to a worker over a command stream: one process hop and about half"

@@ -6,7 +6,9 @@ the same store: one with the fast paths, one without (FastAPI alone)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 
 import fastapi.routing
 import httpx
@@ -154,3 +156,25 @@ async def test_the_metrics_see_fast_requests_under_their_route(redis_client):
                         json={"action": {"type": "add", "n": 1}, "expected_version": 7})
         assert served("/tables/{table}/view", "GET", "200") == views + 1
         assert served("/tables/{table}/actions", "POST", "409") == acts + 1
+
+
+async def test_a_view_waits_on_a_stalled_store_only_so_long(redis_client, monkeypatch):
+    """A read stalled in Redis (paused, saturated) answers 503 after
+    TAPIS_STORE_READ_TIMEOUT_S, through the fast path and FastAPI's alike,
+    instead of waiting out the Redis client's retries (a minute or more)."""
+    settings = Settings(redis_url=None, shards=2, rate_limits=False, store_read_timeout_s=0.3)
+    app = create_app(settings, redis_client)
+    async with client(app) as c:
+        table, t0, _t1 = await toy_table(c)
+        tables = app.state.ctx.tables
+
+        async def stalled(*_args, **_kwargs):
+            await asyncio.sleep(60)
+
+        monkeypatch.setattr(tables, "get", stalled)
+        tables.drop(table)  # not cached: the view must read the log
+        for path in [f"/tables/{table}/view", f"/tables/{table}/view?x=1", f"/tables/{table}"]:
+            t = time.monotonic()
+            r = await c.get(path, headers={"Authorization": f"Bearer {t0}"})
+            assert (r.status_code, r.json()["code"]) == (503, "store_unavailable"), (path, r.text)
+            assert time.monotonic() - t < 5, path

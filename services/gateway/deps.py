@@ -17,6 +17,7 @@ body parameters are validated.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 from dataclasses import dataclass
@@ -53,9 +54,13 @@ def check_table_id(table: str) -> None:
 
 
 async def load_table(ctx: GatewayContext, table: str, *, refresh_meta: bool = False) -> Table:
-    """The table brought up to date with its log; 404 ``table_not_found``."""
+    """The table brought up to date with its log; 404 ``table_not_found``.
+    Waits at most ``TAPIS_STORE_READ_TIMEOUT_S`` for Redis (then a
+    ``TimeoutError``: 503 ``store_unavailable``), not the client's retries
+    of a stalled connection."""
     check_table_id(table)
-    t = await ctx.tables.get(table, refresh_meta=refresh_meta)
+    async with asyncio.timeout(ctx.settings.store_read_timeout_s):
+        t = await ctx.tables.get(table, refresh_meta=refresh_meta)
     if t is None:
         raise ApiError(404, "table_not_found", f"no table {table!r}")
     return t

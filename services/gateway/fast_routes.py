@@ -22,7 +22,9 @@ A fast path may raise what the endpoint or its dependencies raise (an
 :class:`~services.gateway.errors.ApiError`, a Redis error) once it has
 checked every parameter FastAPI validates before them: the app's own
 exception handlers answer it (any other exception is a bug, answered by
-the outermost error middleware, as for any route).
+the outermost error middleware, as for any route).  FastAPI's
+``dependency_overrides`` do not reach a fast path (it calls the
+dependencies' functions itself; the gateway overrides none).
 """
 
 from __future__ import annotations
