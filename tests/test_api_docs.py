@@ -31,3 +31,27 @@ async def test_docs_and_redoc_reference_only_local_urls_that_answer(service):
     css = await service.get("/docs-assets/swagger-ui.css")
     assert css.headers["content-type"].startswith("text/css")
     assert (await service.get("/docs-assets/nothing.js")).status_code == 404
+
+
+async def test_the_seat_token_is_a_bearer_security_scheme_swagger_ui_sends(service):
+    """Swagger UI never sends a header parameter named Authorization (the
+    OpenAPI specification says to ignore it): the token is the `seatToken`
+    bearer scheme, required for acting, optional for views and feeds."""
+    spec = (await service.get("/openapi.json")).json()
+    assert spec["components"]["securitySchemes"]["seatToken"]["type"] == "http"
+    assert spec["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
+    security = {}
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            assert all(p["name"].lower() != "authorization" for p in op.get("parameters", [])), (method, path)
+            if "security" in op:
+                security[f"{method.upper()} {path}"] = op["security"]
+    required, optional = [{"seatToken": []}], [{"seatToken": []}, {}]
+    assert security == {
+        "GET /tables/{table}/view": optional,
+        "POST /tables/{table}/actions": required,
+        "POST /tables/{table}/back": required,
+        "POST /tables/{table}/leave": required,
+        "GET /tables/{table}/events": optional,
+        "GET /tables/{table}/stream": optional,
+    }

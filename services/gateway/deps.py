@@ -127,8 +127,12 @@ def caller_dependency(*, required: bool, description: str, cached: bool = False)
 
     # One dependency with no sub-dependency (the context is read from the
     # request): FastAPI's dependency solving costs per level (issue 14).
+    # (the header is optional to FastAPI either way: a missing token is the
+    # route's own 401; the mark makes the OpenAPI security requirement
+    # required, services/gateway/openapi.py)
     async def caller(table: str, request: Request,
-                     authorization: str | None = Header(None, description=description)) -> Caller:
+                     authorization: str | None = Header(None, description=description,
+                                                        json_schema_extra={"x-token-required": required})) -> Caller:
         ctx: GatewayContext = request.app.state.ctx
         if cached:
             check_table_id(table)

@@ -7,6 +7,9 @@
   ``headers_too_large`` (request line and headers), 500
   ``internal_error`` and 503 ``store_unavailable``; routes with a body
   also 400 ``malformed_json``, 413 and 408 for the body's time;
+* the seat token is the ``seatToken`` bearer security scheme (required, or
+  optional for the views and feeds), not a header parameter, so that
+  Swagger UI's Authorize button sends it;
 * ``POST /tables`` takes one variant per game (a union discriminated by
   ``game``), each with the game's real seat range and its options schema.
 
@@ -89,9 +92,31 @@ def _action_variants(schemas: dict[str, Any]) -> None:
             "anyOf": variants, "description": prop.get("description", ""), "examples": prop.get("examples", [])}
 
 
+#: The seat token as an OpenAPI security scheme: Swagger UI (`/docs`) sends
+#: it once given to its Authorize button, where it never sends a header
+#: parameter named Authorization (the OpenAPI specification tells it not to).
+SEAT_TOKEN = {"type": "http", "scheme": "bearer",
+              "description": "The seat token `POST /tables/{T}/join` returned (`Authorization: Bearer <token>`)."}
+
+
+def _seat_token(op: dict[str, Any]) -> None:
+    """Describe ``op``'s ``Authorization`` header parameter as the
+    ``seatToken`` security requirement (optional where the header is)."""
+    params = op.get("parameters", [])
+    auth = [p for p in params if p.get("in") == "header" and p.get("name", "").lower() == "authorization"]
+    if not auth:
+        return
+    op["parameters"] = [p for p in params if p not in auth]
+    if not op["parameters"]:
+        del op["parameters"]
+    required = auth[0].get("required") or auth[0].get("schema", {}).get("x-token-required")
+    op["security"] = [{"seatToken": []}] if required else [{"seatToken": []}, {}]
+
+
 def complete(spec: dict[str, Any]) -> dict[str, Any]:
     """Complete FastAPI's description ``spec`` in place (see module doc)."""
-    schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+    spec.setdefault("components", {})["securitySchemes"] = {"seatToken": SEAT_TOKEN}
+    schemas = spec["components"].setdefault("schemas", {})
     schemas["Problem"] = Problem.model_json_schema()
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
@@ -108,6 +133,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
             for status, response in responses.items():
                 if status[0] in "45":
                     response["content"] = {"application/problem+json": {"schema": _PROBLEM}}
+            _seat_token(op)
             if path == "/tables" and method == "post":
                 op["requestBody"]["content"]["application/json"]["schema"] = _create_variants(schemas)
     _action_variants(schemas)
