@@ -34,7 +34,6 @@ import asyncio
 import cProfile
 import io
 import json
-import os
 import pstats
 import random
 import sys
@@ -165,9 +164,10 @@ class Player:
 
 
 async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
-              post_view: bool = False, decide_in_gateway: bool = False) -> dict[str, Any]:
+              post_view: bool = False, decide_in_gateway: bool = False, profile_lines: int = 30) -> dict[str, Any]:
     """Play ``actions`` actions on each app, in ``rounds`` interleaved rounds;
-    returns CPU µs per request by app and route, and the profile text."""
+    returns CPU µs per request by app and route, and the profile text (its
+    top ``profile_lines`` functions by cumulative time)."""
     from redis.asyncio import Redis
 
     from services.config import Settings
@@ -209,7 +209,7 @@ async def run(redis_url: str, actions: int, rounds: int, profile: str | None,
         for route, prof in p.profiles.items():
             buf = io.StringIO()
             st = pstats.Stats(prof, stream=buf)
-            st.sort_stats("cumulative").print_stats(int(os.environ.get("TAPIS_PROFILE_LINES", "30")))
+            st.sort_stats("cumulative").print_stats(profile_lines)
             st.sort_stats("tottime").print_stats(20)
             out["profile"] = {"route": f"{p.name}-{route}", "text": buf.getvalue()}
     return out
@@ -235,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--actions", type=int, default=2000)
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--profile", choices=["tapis-view", "tapis-action", "bare-view", "bare-action"])
+    p.add_argument("--profile-lines", type=int, default=30, help="functions listed by cumulative time")
     p.add_argument("--flow", choices=["get-post", "post-view"], default="get-post",
                    help="post-view: each action asks for the next view (?view=true); no GET when the same seat "
                         "plays next")
@@ -248,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover
         runner = asyncio.Runner()
     with runner:
-        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile, a.flow == "post-view", a.decide_in_gateway))
+        res = runner.run(run(a.redis, a.actions, a.rounds, a.profile, a.flow == "post-view", a.decide_in_gateway,
+                             a.profile_lines))
     print(markdown(res))
     if "profile" in res:
         print(f"cProfile of {res['profile']['route']}:\n{res['profile']['text']}")

@@ -101,7 +101,7 @@ SEAT_TOKEN = {"type": "http", "scheme": "bearer",
 
 def _seat_token(op: dict[str, Any]) -> None:
     """Describe ``op``'s ``Authorization`` header parameter as the
-    ``seatToken`` security requirement (optional where the header is)."""
+    ``seatToken`` security requirement (optional unless marked required)."""
     params = op.get("parameters", [])
     auth = [p for p in params if p.get("in") == "header" and p.get("name", "").lower() == "authorization"]
     if not auth:
@@ -109,7 +109,9 @@ def _seat_token(op: dict[str, Any]) -> None:
     op["parameters"] = [p for p in params if p not in auth]
     if not op["parameters"]:
         del op["parameters"]
-    required = auth[0].get("required") or auth[0].get("schema", {}).get("x-token-required")
+    # FastAPI marks the header optional either way (a missing token is the route's own 401):
+    # services.gateway.deps marks the routes that need one
+    required = auth[0].get("schema", {}).get("x-token-required")
     op["security"] = [{"seatToken": []}] if required else [{"seatToken": []}, {}]
 
 

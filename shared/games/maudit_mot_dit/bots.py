@@ -282,14 +282,15 @@ class Vectors:
     def ranked_guesses(self, clues: Sequence[str], exclude: set[str]) -> list[str]:
         """Game words, best first, for these clues; leaves out ``exclude``
         (folded), the clues and words of their families."""
-        scores = self.clue_scores(clues)
-        order = self.np.argsort(-scores)
+        return self.ranked(self.clue_scores(clues), clues, exclude)
+
+    def ranked(self, scores: Any, clues: Sequence[str], exclude: set[str]) -> list[str]:
+        """Game words by ``scores`` (one per game word), best first, at most
+        200; leaves out ``exclude`` (folded), the clues and their families."""
         out = []
-        for i in order[:200]:
+        for i in self.np.argsort(-scores)[:200]:
             w = self.words[int(i)]
-            if lexicon.fold(w) in exclude:
-                continue
-            if any(lexicon.same_family(w, c) for c in clues):
+            if lexicon.fold(w) in exclude or any(lexicon.same_family(w, c) for c in clues):
                 continue
             out.append(w)
         return out
@@ -311,11 +312,7 @@ class Vectors:
         prev = np.zeros(len(self.words), dtype="float32")
         for k, c in enumerate(clues, 1):
             prev += k * (self.W @ self.unit(c))
-        live = np.ones(len(self.words), dtype=bool)
-        gone = {lexicon.fold(t) for t in taken}
-        for n, w in enumerate(self.words):
-            if n != j and (lexicon.fold(w) in gone or any(lexicon.same_family(w, c) for c in clues)):
-                live[n] = False
+        live = self._live(j, clues, taken)
         wsum = i * (i + 1) / 2
         combined = (prev[None, live] + i * self.M[:, live]) / wsum  # pool x live game words
         own = (prev[j] + i * self.M[:, j]) / wsum
@@ -387,7 +384,7 @@ class Vectors:
         return None
 
     def sharpness(self, secret: str) -> float:
-        """The strong giver's best last-clue cosine for ``secret`` (0 when unknown)."""
+        """The strong giver's best last-clue cosine for ``secret`` (-1 when unknown)."""
         j = self.word_index.get(secret)
         return -1.0 if j is None else float(self.M[:, j].max())
 
@@ -512,13 +509,18 @@ def heuristic_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any
         clues = view["clues"]
         return {"type": "vote", "agree": bool(clues) and not vec.has(clues[-1])}
     if "propose" in kinds:
-        exclude = _proposed_this_turn(view)
-        ranked = vec.ranked_guesses(view["clues"], exclude)
-        r = len(view.get("answered", ()))
-        if not ranked:
-            return {"type": "propose", "word": random_guess(view, rng)}
-        return {"type": "propose", "word": ranked[min(r, len(ranked) - 1)]}
+        return _propose(view, vec.ranked_guesses(view["clues"], _proposed_this_turn(view)), rng)
     return None  # the optional Malédiction: declined
+
+
+def _propose(view: Mapping[str, Any], ranked: Sequence[str], rng: random.Random) -> dict:
+    """The ``r``-th word of ``ranked`` for the ``r``-th guesser to answer this
+    clue (so sealed proposals do not repeat each other); a random word when
+    nothing is ranked."""
+    if not ranked:
+        return {"type": "propose", "word": random_guess(view, rng)}
+    r = len(view.get("answered", ()))
+    return {"type": "propose", "word": ranked[min(r, len(ranked) - 1)]}
 
 
 # --------------------------------------------------------------------------
@@ -537,13 +539,7 @@ def strong_ranking(vec: Vectors, clues: Sequence[str], exclude: set[str]) -> lis
     if thes is not None and clues:
         t = np.asarray(thes.scores(clues), dtype="float32") / len(clues)
         scores = scores + STRONG_THESAURUS_WEIGHT * t
-    out = []
-    for i in np.argsort(-scores)[:200]:
-        w = vec.words[int(i)]
-        if lexicon.fold(w) in exclude or any(lexicon.same_family(w, c) for c in clues):
-            continue
-        out.append(w)
-    return out
+    return vec.ranked(scores, clues, exclude)
 
 
 def strong_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict | None:
@@ -566,11 +562,7 @@ def strong_strategy(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
         clue = vec.strong_clue(*args) or vec.best_clue(*args)
         return {"type": "clue", "word": clue if clue is not None else random_clue(view, rng)}
     if "propose" in kinds:
-        ranked = strong_ranking(vec, view["clues"], _proposed_this_turn(view))
-        r = len(view.get("answered", ()))
-        if not ranked:
-            return {"type": "propose", "word": random_guess(view, rng)}
-        return {"type": "propose", "word": ranked[min(r, len(ranked) - 1)]}
+        return _propose(view, strong_ranking(vec, view["clues"], _proposed_this_turn(view)), rng)
     return heuristic_strategy(view, legal, rng)  # Mauvais sort, votes, the optional Malédiction
 
 
