@@ -52,7 +52,12 @@ async def test_pages_reach_every_table_of_each_status(service):
     ids, pages = await _pages(service, status="finished", limit=3)
     assert sorted(ids) == sorted(finished) and pages == 3
     ids, _ = await _pages(service, status="waiting", game="toy", limit=4)
-    assert ids == list(reversed(waiting))  # newest first, each once
+    # Newest first, each once; tables created in the same millisecond come
+    # in descending id order (the index's score is the creation time).
+    created = {t: (await service.get(f"/tables/{t}")).json()["created"] for t in waiting}
+    assert ids == sorted(waiting, key=lambda t: (created[t], t), reverse=True)
+    assert [created[t] for t in ids] == sorted(created.values(), reverse=True)
+    assert len(set(created.values())) > 1
     ids, _ = await _pages(service, limit=10)
     assert sorted(ids) == sorted(finished + waiting)
     assert (await service.get("/tables", params={"game": "maumau"})).json() == []

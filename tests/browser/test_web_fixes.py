@@ -94,12 +94,30 @@ def test_a_double_click_on_create_makes_one_table(web, browse):
     assert len(made) == 1
 
 
-def test_a_double_click_on_a_card_sends_one_move(web, browse):
+def _table_with_a_plain_move(web) -> tuple[str, str]:
+    """A two-seat Mau Mau whose person, on turn, may play a card other than
+    a Jack (which asks for a suit) or draw: a deal where only Jacks may be
+    played offers neither (drawing is for a hand without a playable card)."""
     c = web.client
-    table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
-                                    "turn_seconds": None, "options": {"hand_size": 7}}).json()["id"]
-    token = c.post(f"/tables/{table}/join", json={"name": "Quick"}).json()["token"]
-    seated(web, table, token)
+    for _ in range(20):
+        table = c.post("/tables", json={"game": "maumau", "players": 2, "bots": {"1": "heuristic"},
+                                        "turn_seconds": None, "options": {"hand_size": 7}}).json()["id"]
+        token = c.post(f"/tables/{table}/join", json={"name": "Quick"}).json()["token"]
+        seated(web, table, token)
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(200):
+            v = c.get(f"/tables/{table}/view", headers=auth).json()
+            if 0 in v["awaiting"] and v["legal_actions"]:
+                break
+            time.sleep(0.05)
+        if any(a["type"] == "draw" or (a["type"] == "play" and not a["card"].startswith("J"))
+               for a in v["legal_actions"]):
+            return table, token
+    raise AssertionError("20 deals without a plain move for seat 0")
+
+
+def test_a_double_click_on_a_card_sends_one_move(web, browse):
+    table, token = _table_with_a_plain_move(web)
     tab = browse()
     page = tab.page
     sent = posts(page, f"/tables/{table}/actions")

@@ -94,8 +94,13 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     assert step["processes_cpu_s"]["gateway0"] > 0 and step["processes_cpu_s"]["worker0"] > 0
     # the histograms were read from the processes' /metrics
     assert step["server"]["submit_reply"]["count"] == step["actions_applied"]
-    # the worker may apply one action a table whose reply the driver, stopped at its deadline, no longer awaited
-    assert step["actions_applied"] <= step["server"]["apply_duration"]["count"] <= step["actions_applied"] + 4
+    # The worker also applies what the driver does not count as actions: one
+    # command a table whose reply the driver, stopped at its deadline, no
+    # longer awaited, and the start of each table the driver opened (those
+    # opened during the step after a game ended; CI saw 3067 applies for
+    # 3059 actions).
+    applied = step["server"]["apply_duration"]["count"]
+    assert step["actions_applied"] <= applied <= step["actions_applied"] + 4 + step["games_started"]
     assert step["redis_commands"]["evalsha"]["calls"] >= step["actions_applied"]
     eng = out["engine"]
     assert eng["games"] == 2 and eng["actions_per_cpu_s"] > eng["games_per_cpu_s"] > 0

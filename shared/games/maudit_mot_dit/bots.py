@@ -398,12 +398,15 @@ class Vectors:
             pth = -np.partition(-rivals, p - 1, axis=1)[:, p - 1]
             own = (prev[j] + related[rows]) / k
             cost[rows[own > pth - STRONG_SAFETY]] = np.inf
+        foreign = self._foreign(secret)
         for idx in np.argsort(cost)[:400]:
             if not np.isfinite(cost[idx]):
                 break
             try:
                 clue = lexicon.check_clue(self.pool[int(idx)], secret, list(clues))
             except IllegalAction:
+                continue
+            if lexicon.fold(clue) in foreign or any(_looks_kin(clue, w) for w in (secret, *clues)):
                 continue
             if skip:
                 skip -= 1
@@ -421,6 +424,13 @@ class Vectors:
             if i is not None:
                 out[i] = weight
         return out
+
+    def _foreign(self, secret: str) -> set[str]:
+        """The secret's English and German translations, folded: the strong
+        giver never gives one, even where French spells it alike ("star" for
+        "étoile")."""
+        t = translations_mod.translations()
+        return {lexicon.fold(x) for _lang, x in t.words.get(secret, ())} if t is not None else set()
 
     def pivot_links(self, secret: str) -> Any:
         """How alike every pool word and ``secret`` translate
@@ -473,6 +483,25 @@ _LOCK = threading.Lock()
 _VECTORS: list[Vectors | None] = []
 _LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
 _WARNED: list[bool] = []
+
+
+def _looks_kin(clue: str, word: str) -> bool:
+    """Does ``clue`` look like a form of ``word`` that the game's family
+    check lets through ("chatte" for "chat", "ciné" for "cinéma", "héroïne"
+    for "héros")?  One contains the other (3 letters or more), or they share
+    a first 4 letters or more that make 60% of the shorter word.  The
+    ``strong`` giver avoids these; the Malédiction judges them at a table of
+    people."""
+    a, b = lexicon.fold(clue), lexicon.fold(word)
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 3 and short in long_:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 4 and n >= 0.6 * len(short)
 
 
 def model_missing() -> str | None:

