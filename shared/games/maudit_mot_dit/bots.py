@@ -22,9 +22,11 @@ per process.  Both score a vocabulary word ``w`` against the clues
   the ``r``-th best word, so sealed proposals do not repeat each other.
 * Clue-giver: for clue ``i`` of ``n`` required, it simulates that guesser
   over a list of frequent French words (lemmas with their own vector, not
-  stop words) and picks the clue that puts the secret word at rank ``P *
-  (n - i)`` (``P`` the proposals a clue gets): vague first when the count
-  is high, sharpest on the last clue (rank 0).  Clues must be related
+  stop words, none of :data:`BLOCKED` nor, per Wiktionary, one whose main
+  sense is sexual or an insult: :attr:`.glosses.Glosses.sensitive`) and
+  picks the clue that puts the secret word at rank ``P * (n - i)`` (``P``
+  the proposals a clue gets): vague first when the count is high,
+  sharpest on the last clue (rank 0).  Clues must be related
   (cosine with the secret at least :data:`MIN_RELATED`) and pass the
   game's clue checks.  It picks the candidate word it can clue best,
   preferring the higher count when both are close.
@@ -44,9 +46,11 @@ strong in absolute terms (:meth:`Vectors.strong_clue`):
   :data:`STRONG_NOUN` when the clue can be a noun as the game words are,
   plus :data:`STRONG_PIVOT` when the clue and the secret share translations
   in the FreeDict bilingual dictionaries (:mod:`.translations`: words that
-  translate alike are synonyms, an antonym never is), minus small
-  penalties for rare words and for words the definitions link to many
-  game words;
+  translate alike are synonyms, an antonym never is; firm links only, see
+  :meth:`Vectors.pivot_links`), minus small penalties for rare words and
+  for words the definitions link to many game words; never a form of the
+  secret or of an earlier clue (:func:`_looks_kin`) nor the secret's own
+  translation;
 * earlier clues are related only moderately (cosine 0.25-0.45) and keep the
   secret below the ``P``-th rival word by a margin of
   :data:`STRONG_SAFETY`, read by a guesser summing the cosines (vague
@@ -103,6 +107,10 @@ STRONG_SPREAD = 0.02
 #: Strong giver: bonus of a last clue sharing translations with the secret (:mod:`.translations`):
 #: ``STRONG_PIVOT * (1 + link)`` when the link is above 0.
 STRONG_PIVOT = 1.0
+#: Strong giver: a translation link counts with this many shared translations...
+STRONG_PIVOT_SHARED = 2
+#: ... or this link (cosine of the translation sets).
+STRONG_PIVOT_LINK = 0.3
 #: Strong guesser: weight of the thesaurus score beside the vectors' score.
 STRONG_THESAURUS_WEIGHT = 0.5
 
@@ -113,6 +121,8 @@ BLOCKED = frozenset(
     salope pute putain merde connard connasse conne con bite couille couilles enculé enculer chier bordel
     nique niquer pédé branler foutre cul nichon salaud bâtard garce nègre négro pénis vagin sexe sexy
     porno baiser baise suicide viol violer nazi
+    folle chatte chienne gueule tapette gouine fiotte tarlouze tantouze lopette enfoiré pétasse pouffiasse
+    salopard négresse bougnoule youpin bicot chinetoque bamboula
     """.split()
 )
 
@@ -239,6 +249,8 @@ class Vectors:
         # are French words of the clue lexicon (others would be refused).
         seen_rows: set[int] = set()
         pool: list[str] = []
+        g = glosses_mod.glosses()
+        sensitive = g.sensitive if g is not None else frozenset()
         for key, row in table.key2row.items():
             if row in seen_rows:
                 continue
@@ -246,6 +258,7 @@ class Vectors:
             w = strings[key]
             if (
                 len(w) >= 3 and w.isalpha() and w.islower() and w not in stop and w not in BLOCKED
+                and w not in sensitive
                 and lexicon.lemma(w) == w and lexicon.is_french(w)
             ):
                 pool.append(w)
@@ -425,22 +438,27 @@ class Vectors:
                 out[i] = weight
         return out
 
-    def _foreign(self, secret: str) -> set[str]:
-        """The secret's English and German translations, folded: the strong
-        giver never gives one, even where French spells it alike ("star" for
-        "étoile")."""
+    def _foreign(self, secret: str) -> frozenset[str]:
+        """Every word of the secret's English and German translations,
+        folded: the strong giver never gives one, even where French spells
+        it alike ("star" for "étoile", "flash" for "éclair")."""
         t = translations_mod.translations()
-        return {lexicon.fold(x) for _lang, x in t.words.get(secret, ())} if t is not None else set()
+        return t.tokens.get(secret, frozenset()) if t is not None else frozenset()
 
     def pivot_links(self, secret: str) -> Any:
-        """How alike every pool word and ``secret`` translate
-        (:meth:`.translations.Translations.link`, 0..1; all zeros without the
-        dict-freedict packages)."""
+        """How alike every pool word and ``secret`` translate, 0..1
+        (:meth:`.translations.Translations.link`), kept only where the link
+        is firm: at least :data:`STRONG_PIVOT_SHARED` shared translations or
+        a link of :data:`STRONG_PIVOT_LINK` (one shared word with two
+        meanings, German *Arm* or *Hahn*, is no evidence); all zeros without
+        the dict-freedict packages."""
         out = self.np.zeros(len(self.pool), dtype="float32")
         t = translations_mod.translations()
-        for w, weight in (t.alike(secret) if t is not None else {}).items():
+        if t is None:
+            return out
+        for w, weight in t.alike(secret).items():
             i = self.pool_index.get(w)
-            if i is not None:
+            if i is not None and (weight >= STRONG_PIVOT_LINK or t.shared(secret, w) >= STRONG_PIVOT_SHARED):
                 out[i] = weight
         return out
 
@@ -487,9 +505,11 @@ _WARNED: list[bool] = []
 
 def _looks_kin(clue: str, word: str) -> bool:
     """Does ``clue`` look like a form of ``word`` that the game's family
-    check lets through ("chatte" for "chat", "ciné" for "cinéma", "héroïne"
-    for "héros")?  One contains the other (3 letters or more), or they share
-    a first 4 letters or more that make 60% of the shorter word.  The
+    check lets through ("chatte" for "chat", "ciné" for "cinéma", "peindre"
+    for "peinture", "lunaire" for "lune")?  One contains the other (3
+    letters or more), or they share their first 4 letters or more and half
+    the shorter word, or their first 3 and 60% of it.  Cautious: it also
+    keeps apart words that only begin alike ("pomme", "pompe").  The
     ``strong`` giver avoids these; the Malédiction judges them at a table of
     people."""
     a, b = lexicon.fold(clue), lexicon.fold(word)
@@ -501,7 +521,7 @@ def _looks_kin(clue: str, word: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= 4 and n >= 0.6 * len(short)
+    return (n >= 4 and n >= 0.5 * len(short)) or (n >= 3 and n >= 0.6 * len(short))
 
 
 def model_missing() -> str | None:

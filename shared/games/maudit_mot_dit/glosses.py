@@ -42,6 +42,15 @@ FIRST = 0.6
 LATER = 0.3
 #: Link weight of an entry whose definition names the game word.
 MENTIONS = 0.5
+#: Words whose presence in an entry's first sense marks the entry as a word
+#: no clue should be (its main sense is sexual or an insult: "sperme",
+#: "connerie"); slurs whose main sense is innocent are in the bots' blocked
+#: list instead.
+SENSITIVE_MARKERS = frozenset({
+    "vulve", "vagin", "pénis", "sexuel", "sexuelle", "éjaculation", "fellation", "sodomie",
+    "masturbation", "orgasme", "prostituée", "prostitué", "injurieux", "injurieuse", "juron", "obscène",
+    "testicule", "testicules", "coït", "con", "homosexuel", "homosexuelle",
+})
 #: How many senses of a game word are read.
 MAX_SENSES = 6
 
@@ -78,6 +87,7 @@ class Glosses:
         game = set(deck.VOCABULARY)
         folded = {lexicon.fold(w): w for w in game}
         links: dict[str, dict[str, float]] = defaultdict(dict)
+        sensitive: set[str] = set()
 
         def add(word: str, lem: str, weight: float) -> None:
             if lem != word and weight > links[word].get(lem, 0.0):
@@ -88,6 +98,9 @@ class Glosses:
                 head, _, text = line.rstrip("\n").partition("\t")
                 if " " in head or not head.islower():
                     continue
+                first_sense = text.split(" | ", 1)[0]
+                if head not in game and SENSITIVE_MARKERS.intersection(_WORD.findall(first_sense.casefold())):
+                    sensitive.add(head)
                 senses = text.split(" | ")[:MAX_SENSES]
                 if head in game:
                     for n, sense in enumerate(senses):
@@ -104,6 +117,9 @@ class Glosses:
                     if word is not None and word != head:
                         add(word, _lemma(head), MENTIONS)
         self.links: dict[str, dict[str, float]] = dict(links)
+        #: Entries whose first sense is sexual or an insult (:data:`SENSITIVE_MARKERS`): never clues;
+        #: the game's own words (printed on its cards, "chat") excepted.
+        self.sensitive: frozenset[str] = frozenset(sensitive)
         spread: dict[str, float] = defaultdict(float)
         for table in self.links.values():
             for lem, weight in table.items():
@@ -113,9 +129,13 @@ class Glosses:
         #: Words that can be nouns (Lexique 3, shipped beside the definitions; empty without it).
         self.nouns: frozenset[str] = frozenset()
         nouns = path.with_name("nouns.txt.gz")
-        if nouns.is_file():
+        try:
             with gzip.open(nouns, "rt", encoding="utf-8") as f:
                 self.nouns = frozenset(f.read().split())
+        except FileNotFoundError:
+            pass
+        except (OSError, EOFError, ValueError, zlib.error) as exc:  # damaged: the definitions still serve
+            _LOG.warning("Maudit Mot Dit: the nouns list %s could not be read (%r)", nouns, exc)
         _lemma.cache_clear()  # the definitions' words: needed only while reading
         _fold.cache_clear()
 

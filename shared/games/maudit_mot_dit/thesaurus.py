@@ -22,6 +22,7 @@ to the vectors; :func:`thesaurus` loads it once per process.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections import defaultdict
@@ -39,7 +40,8 @@ class Thesaurus:
     is a set of words.  Raises FileNotFoundError when ``path`` is missing
     (``apt-get install mythes-fr``)."""
 
-    def __init__(self, path: Path = THESAURUS) -> None:
+    def __init__(self, path: Path | None = None) -> None:
+        path = THESAURUS if path is None else path
         links: dict[str, set[str]] = defaultdict(set)
         with path.open(encoding="utf-8") as f:
             f.readline()  # the encoding line
@@ -100,6 +102,7 @@ class Thesaurus:
         return [w for _s, _i, w in scored]
 
 
+_LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
 _LOCK = threading.Lock()
 _LOADED: list[Thesaurus | None] = []
 
@@ -112,6 +115,9 @@ def thesaurus() -> Thesaurus | None:
             if not _LOADED:
                 try:
                     _LOADED.append(Thesaurus())
-                except OSError:
+                except FileNotFoundError:
+                    _LOADED.append(None)
+                except (OSError, ValueError) as exc:  # a damaged optional file: logged, left out
+                    _LOG.warning("Maudit Mot Dit: the thesaurus %s could not be read (%r)", THESAURUS, exc)
                     _LOADED.append(None)
     return _LOADED[0]

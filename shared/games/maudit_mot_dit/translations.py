@@ -39,6 +39,7 @@ _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 _NUMBER = re.compile(r"^\s*\d+\.\s*")
 _NUMBERED = re.compile(r"^\s*\d+\.\s*\S")
 _TRAILING = re.compile(r"\s+\d+\.?$")
+_HEAD = re.compile(r"\s+[/<]")
 _ASIDE = re.compile(r"\(.*?\)|\[.*?\]|<.*?>|\"")
 _SKIP = ("Note", "Synonym", "see", "Usage")
 
@@ -52,7 +53,7 @@ def _b64(text: str) -> int:
 
 def _senses(body: str) -> list[list[str]]:
     """The translation lines of one dictd entry, each split into its
-    translations (lower case, at most two words).  Numbered senses ("1.
+    translations.  Numbered senses ("1.
     …") when there are several, else the first line: a WikDict sense line
     may be followed by a definition in the headword's own language, which
     is not a translation."""
@@ -63,8 +64,8 @@ def _senses(body: str) -> list[list[str]]:
         text = text.strip()
         if not text or text.startswith(_SKIP):
             continue
-        items = (_TRAILING.sub("", x).strip().lower() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
-        senses.append([x for x in items if x and len(x.split()) <= 2])
+        items = (_TRAILING.sub("", x).strip() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
+        senses.append([x for x in items if x])
     return senses
 
 
@@ -83,31 +84,51 @@ def _entries(name: str, root: Path) -> Iterator[tuple[str, list[list[str]]]]:
                 start, size = _b64(offset), _b64(length)
             except KeyError:
                 continue
-            yield head.lower(), _senses(data[start:start + size].decode("utf-8", "replace"))
+            body = data[start:start + size].decode("utf-8", "replace")
+            # The index folds case; the entry's first line keeps it ("Arm /aʁm/ <n>").
+            written = _HEAD.split(body.split("\n", 1)[0], 1)[0].strip()
+            yield (written if written.lower() == head.lower() else head), _senses(body)
 
 
 class Translations:
     """Every French word's translations, ``words[french]`` a set of
-    ``(language, word)``, from both directions of each dictionary.  Raises
-    OSError when a dictionary is missing."""
+    ``(language, word)`` of at most two words (English lower case, German
+    as written), from both directions of each dictionary; ``tokens[french]``
+    every word of every translation, folded, phrases included ("flash" of
+    "flash of lightning").  Raises OSError when a dictionary is missing."""
 
     def __init__(self, root: Path | None = None) -> None:
         root = DICTD if root is None else root
         words: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        tokens: dict[str, set[str]] = defaultdict(set)
+
+        def add(french: str, lang: str, foreign: str) -> None:
+            french = french.lower()
+            foreign = foreign.lower() if lang == "eng" else foreign
+            tokens[french].update(t.casefold() for t in foreign.split())
+            if len(foreign.split()) <= 2:
+                words[french].add((lang, foreign))
+
         for lang in LANGUAGES:
             for head, senses in _entries(f"fra-{lang}", root):
                 for sense in senses:
-                    words[head].update((lang, x) for x in sense)
+                    for x in sense:
+                        add(head, lang, x)
             for head, senses in _entries(f"{lang}-fra", root):
                 for sense in senses:
                     for x in sense:
-                        words[x].add((lang, head))
+                        add(x, lang, head)
         self.words: dict[str, frozenset[tuple[str, str]]] = {w: frozenset(t) for w, t in words.items()}
+        self.tokens: dict[str, frozenset[str]] = {w: frozenset(t) for w, t in tokens.items()}
         #: The other way: a translation -> the French words it translates.
         self.french: dict[tuple[str, str], list[str]] = defaultdict(list)
         for w, ts in self.words.items():
             for t in ts:
                 self.french[t].append(w)
+
+    def shared(self, a: str, b: str) -> int:
+        """How many translations ``a`` and ``b`` share."""
+        return len(self.words.get(a, frozenset()) & self.words.get(b, frozenset()))
 
     def link(self, a: str, b: str) -> float:
         """How alike ``a`` and ``b`` mean: the cosine of their translation
@@ -139,7 +160,10 @@ def translations() -> Translations | None:
         if not _LOADED:
             try:
                 _LOADED.append(Translations())
-            except FileNotFoundError:
+            except FileNotFoundError as exc:
+                if DICTD.is_dir() and any(DICTD.glob("freedict-*-fra.index")):
+                    _LOG.warning("Maudit Mot Dit: a FreeDict dictionary is missing (%s); the strong giver "
+                                 "does without them", exc.filename)
                 _LOADED.append(None)
             except (OSError, EOFError, ValueError, KeyError, zlib.error) as exc:  # a damaged optional file
                 _LOG.warning("Maudit Mot Dit: the FreeDict dictionaries in %s could not be read (%r)", DICTD, exc)

@@ -113,7 +113,7 @@ def test_translations_tell_synonyms_from_antonyms():
     antonym "rapidité" share none."""
     t = translations.translations()
     assert t is not None
-    assert {("eng", "ship"), ("eng", "vessel"), ("deu", "schiff")} <= t.words["navire"] & t.words["bateau"]
+    assert {("eng", "ship"), ("eng", "vessel"), ("deu", "Schiff")} <= t.words["navire"] & t.words["bateau"]
     assert t.link("navire", "bateau") == pytest.approx(0.507, abs=1e-3)
     assert t.link("vitesse", "rapidité") == pytest.approx(0.707, abs=1e-3)
     assert t.link("lenteur", "rapidité") == 0.0
@@ -180,6 +180,7 @@ def test_strong_bots_play_a_full_game():
 @pytest.mark.parametrize(("clue", "word", "kin"), [
     ("chatte", "chat", True), ("ciné", "cinéma", True), ("héroïne", "héros", True), ("clef", "clé", True),
     ("ensoleillement", "soleil", True), ("témoignage", "témoin", True), ("chevelure", "cheveu", True),
+    ("peindre", "peinture", True), ("lunaire", "lune", True), ("noisette", "noix", True), ("poésie", "poème", True),
     ("bateau", "navire", False), ("passerelle", "pont", False), ("marin", "mer", False),
 ])
 def test_the_strong_giver_sees_forms_of_a_word_the_family_check_lets_through(clue, word, kin):
@@ -218,7 +219,7 @@ def test_strong_never_clues_with_the_secrets_own_translation():
             assert foreign not in clues
 
 
-def _dictd(root, name: str, entries: dict[str, str], extra_index: str = "") -> None:
+def _dictd(root, name: str, entries, extra_index: str = "") -> None:
     """A tiny dictd dictionary ``freedict-<name>`` with these entries."""
     import gzip as gz
 
@@ -233,7 +234,7 @@ def _dictd(root, name: str, entries: dict[str, str], extra_index: str = "") -> N
                 return out
 
     data, index = b"", []
-    for head, body in entries.items():
+    for head, body in (entries.items() if isinstance(entries, dict) else entries):
         raw = body.encode()
         index.append(f"{head}\t{enc(len(data))}\t{enc(len(raw))}")
         data += raw
@@ -250,16 +251,20 @@ def test_translations_read_translation_lines_only_and_skip_bad_index_lines(tmp_p
         "oignon": "oignon /wa.ɲɔ̃/ <n, masc>\n1. Arsch\nAnus\n2. Zwiebel, Lauch 2.\nBulbe de l’oignon\n",
         "chien": "chien /ʃjɛ̃/ <n, masc>\nHund\nMammifère carnivore\n",
     }, extra_index="broken line without tabs\n")
-    _dictd(tmp_path, "deu-fra", {"Schiff": "Schiff <n>\nnavire, bateau\nWasserfahrzeug\n"})
+    _dictd(tmp_path, "deu-fra", [("schiff", "Schiff <n>\nnavire, bateau\nWasserfahrzeug\n"),
+                                 ("arm", "arm /aʁm/ <adj>\npauvre\n"), ("arm", "Arm /aʁm/ <n>\nbras\n")])
     _dictd(tmp_path, "fra-eng", {"navire": "navire /naviʀ/ <n, masc>\nship, vessel\n"})
     _dictd(tmp_path, "eng-fra", {"ship": "ship /ʃip/\n1. expédier\n2. bateau, navire\n"})
     t = translations.Translations(tmp_path)
-    assert t.words["oignon"] == {("deu", "arsch"), ("deu", "zwiebel"), ("deu", "lauch")}
-    assert t.words["chien"] == {("deu", "hund")}
-    assert t.words["navire"] == {("deu", "schiff"), ("eng", "ship"), ("eng", "vessel")}
-    assert t.words["bateau"] == {("deu", "schiff"), ("eng", "ship")}
-    assert "wasserfahrzeug" not in {x for ts in t.words.values() for _l, x in ts}
+    assert t.words["oignon"] == {("deu", "Arsch"), ("deu", "Zwiebel"), ("deu", "Lauch")}
+    assert t.words["chien"] == {("deu", "Hund")}
+    assert t.words["navire"] == {("deu", "Schiff"), ("eng", "ship"), ("eng", "vessel")}
+    assert t.words["bateau"] == {("deu", "Schiff"), ("eng", "ship")}
+    assert "Wasserfahrzeug" not in {x for ts in t.words.values() for _l, x in ts}
     assert t.link("navire", "bateau") == pytest.approx(2 / (3 * 2) ** 0.5)
+    # The index folds case; the entry keeps it: German "Arm" (bras) is not "arm" (pauvre).
+    assert t.words["bras"] == {("deu", "Arm")} and t.words["pauvre"] == {("deu", "arm")}
+    assert t.link("bras", "pauvre") == 0.0
 
 
 def test_damaged_dictionaries_leave_the_bots_without_them(tmp_path, monkeypatch, caplog):
@@ -283,3 +288,69 @@ def test_definitions_without_the_nouns_list_still_load(tmp_path, monkeypatch):
     assert g.nouns == frozenset()
     assert g.links["navire"]["vaisseau"] == glosses.SYNONYM
     assert g.links["navire"]["bateau"] == glosses.FIRST
+
+
+@needs_translations
+def test_real_dictionaries_keep_german_case_and_phrases():
+    """"Arm" (arm) and "arm" (poor) are two German words; "flash of
+    lightning" gives "éclair" the English word "flash" to avoid."""
+    t = translations.translations()
+    assert t.shared("bras", "pauvre") == 0 and t.shared("bras", "malheureux") == 0
+    assert ("deu", "Arm") in t.words["bras"]
+    assert "flash" in t.tokens["éclair"]
+
+
+@needs_model
+@needs_translations
+def test_a_single_shared_word_with_two_meanings_is_no_translation_link():
+    """"chien" and "coq" share only German *Hahn* (a gun's hammer, a
+    rooster): too little to count (link 0.26 < 0.3, one shared word)."""
+    vec = bots.vectors()
+    t = translations.translations()
+    assert t.shared("chien", "coq") == 1 and t.link("chien", "coq") < bots.STRONG_PIVOT_LINK
+    for secret in ("chien", "navire", "bras", "printemps"):
+        links = vec.pivot_links(secret)
+        for i in links.nonzero()[0]:
+            w = vec.pool[int(i)]
+            assert t.shared(secret, w) >= 2 or t.link(secret, w) >= 0.3, (secret, w)
+    assert vec.pivot_links("navire")[vec.pool_index["bateau"]] == pytest.approx(t.link("navire", "bateau"))
+    assert vec.strong_clue("chien", [], 1, 3, []) != "coq"
+
+
+@needs_model
+@needs_glosses
+def test_words_with_a_sexual_or_insulting_sense_are_never_clues():
+    """Wiktionary's first sense of "sperme" and "connerie" is what it is;
+    "folle", "chatte" and "chienne" carry a slur or sexual sense further
+    down and are on the blocked list: none is in the clue pool."""
+    g = glosses.glosses()
+    vec = bots.vectors()
+    assert {"sperme", "connerie"} <= g.sensitive
+    for w in ("folle", "chatte", "chienne", "sperme", "connerie"):
+        assert w not in vec.pool_index
+    assert "chat" not in g.sensitive and "bateau" not in g.sensitive and "oiseau" not in g.sensitive
+    assert "oiseau" in vec.pool_index and "mercredi" in vec.pool_index
+    assert vec.strong_clue("tante", [], 1, 3, []) != "folle"
+    assert vec.strong_clue("graine", [], 1, 3, []) != "sperme"
+
+
+def test_sensitive_entries_are_marked_from_their_first_sense(tmp_path):
+    import gzip as gz
+
+    with gz.open(tmp_path / "glosses.txt.gz", "wt", encoding="utf-8") as f:
+        f.write("sperme\tLiquide émis lors de l’éjaculation.\n")
+        f.write("connerie\tFait d’être con.\n")
+        f.write("folle\tFemme atteinte de folie. | Homosexuel efféminé.\n")  # blocked by name instead
+        f.write("tante\tHomosexuel efféminé.\n")  # a game word: its cards print it
+        f.write("oncle\tFrère de l’un des deux parents.\n")
+    g = glosses.Glosses(tmp_path / "glosses.txt.gz")
+    assert g.sensitive == {"sperme", "connerie"}
+
+
+def test_a_damaged_thesaurus_leaves_the_guesser_without_it(tmp_path, monkeypatch, caplog):
+    bad = tmp_path / "thes_fr.dat"
+    bad.write_bytes(b"UTF-8\n\xff\xfe broken\n")
+    monkeypatch.setattr(thesaurus, "THESAURUS", bad)
+    monkeypatch.setattr(thesaurus, "_LOADED", [])
+    assert thesaurus.thesaurus() is None
+    assert "could not be read" in caplog.text
