@@ -91,7 +91,9 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     (step,) = out["steps"]
     assert step["actions_applied"] > 0 and step["unexpected_errors"] == 0 and step["errors"] == {}
     assert set(step["processes_cpu_s"]) == {"gateway0", "worker0", "redis-server", "driver"}
-    assert step["processes_cpu_s"]["gateway0"] > 0 and step["processes_cpu_s"]["worker0"] > 0
+    # The gateway applies most commands itself (services/worker/direct.py): the
+    # worker process may spend less than one clock tick (0.01 s) in a short step.
+    assert step["processes_cpu_s"]["gateway0"] > 0 and step["processes_cpu_s"]["worker0"] >= 0
     # the histograms were read from the processes' /metrics
     assert step["server"]["submit_reply"]["count"] == step["actions_applied"]
     # The worker also applies what the driver does not count as actions: one

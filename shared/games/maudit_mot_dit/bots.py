@@ -109,8 +109,8 @@ STRONG_SPREAD = 0.02
 STRONG_PIVOT = 1.0
 #: Strong giver: a translation link counts with this many shared translations...
 STRONG_PIVOT_SHARED = 2
-#: ... or this link (cosine of the translation sets).
-STRONG_PIVOT_LINK = 0.3
+#: ... or this link (cosine of the translation sets; above 1: never).
+STRONG_PIVOT_LINK = 2.0
 #: Strong guesser: weight of the thesaurus score beside the vectors' score.
 STRONG_THESAURUS_WEIGHT = 0.5
 
@@ -122,7 +122,8 @@ BLOCKED = frozenset(
     nique niquer pédé branler foutre cul nichon salaud bâtard garce nègre négro pénis vagin sexe sexy
     porno baiser baise suicide viol violer nazi
     folle chatte chienne gueule tapette gouine fiotte tarlouze tantouze lopette enfoiré pétasse pouffiasse
-    salopard négresse bougnoule youpin bicot chinetoque bamboula
+    salopard négresse bougnoule youpin bicot chinetoque bamboula prostituée prostitué prostitution orgasme
+    érection érotique pornographique pervers chiant chiante raciste nazisme anus anal sodomie fellation
     """.split()
 )
 
@@ -277,6 +278,12 @@ class Vectors:
         self._top1 = np.maximum(a, b)
         self._top2 = np.minimum(a, b)
         self.known = set(pool) | set(self.words)
+        #: Game words (indexes) the model lends another word's vector: a pool word of another spelling at cosine 1.
+        same = self.M >= 0.999
+        self.borrowed = {
+            int(j) for i, j in zip(*np.nonzero(same), strict=True)
+            if lexicon.fold(pool[int(i)]) != lexicon.fold(self.words[int(j)])
+        }
         # 0 for the most frequent pool word, 1 for the rarest (pool order is the model's frequency order).
         self.rarity = (np.log1p(np.arange(len(pool))) / np.log(max(len(pool), 2))).astype("float32")
 
@@ -388,11 +395,11 @@ class Vectors:
         k = len(clues) + 1
         related = self.M[:, j]
         skip = 0
+        linked = self.gloss_links(secret)
+        pivot = self.pivot_links(secret)
         if k >= count - 1:
             # The two sharpest clues come last: clue n-1 takes the second best.
             spread, noun = self._pool_features()
-            linked = self.gloss_links(secret)
-            pivot = self.pivot_links(secret)
             cost = (STRONG_FREQUENCY * self.rarity - related - STRONG_GLOSS_LAST * linked
                     - STRONG_NOUN * noun + STRONG_SPREAD * spread - STRONG_PIVOT * (pivot > 0) * (1 + pivot))
             cost[related < MIN_RELATED] = np.inf
@@ -411,7 +418,13 @@ class Vectors:
             pth = -np.partition(-rivals, p - 1, axis=1)[:, p - 1]
             own = (prev[j] + related[rows]) / k
             cost[rows[own > pth - STRONG_SAFETY]] = np.inf
+        if j in self.borrowed:
+            # The model lends this word another word's vector ("cornichon" has
+            # "cochon"'s): the dictionaries' links come first, the lender never.
+            cost[(linked > 0) | (pivot > 0)] -= 1.0
+            cost[related >= 0.999] = np.inf
         foreign = self._foreign(secret)
+        best: str | None = None
         for idx in np.argsort(cost)[:400]:
             if not np.isfinite(cost[idx]):
                 break
@@ -421,8 +434,11 @@ class Vectors:
                 continue
             if lexicon.fold(clue) in foreign or any(_looks_kin(clue, w) for w in (secret, *clues)):
                 continue
-            if skip:
+            if skip:  # keep the best for the last clue, and nothing of its family before it
                 skip -= 1
+                best = clue
+                continue
+            if best is not None and _looks_kin(clue, best):
                 continue
             return clue
         return None
@@ -515,6 +531,9 @@ def _looks_kin(clue: str, word: str) -> bool:
     a, b = lexicon.fold(clue), lexicon.fold(word)
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 3 and short in long_:
+        return True
+    stem = lexicon.fold(lexicon._stem(short))
+    if len(stem) >= 4 and stem in long_:  # "bouche" in "embouchure", "croissant" in "accroissement"
         return True
     n = 0
     for x, y in zip(a, b, strict=False):

@@ -119,7 +119,7 @@ class Glosses:
         self.links: dict[str, dict[str, float]] = dict(links)
         #: Entries whose first sense is sexual or an insult (:data:`SENSITIVE_MARKERS`): never clues;
         #: the game's own words (printed on its cards, "chat") excepted.
-        self.sensitive: frozenset[str] = frozenset(sensitive)
+        self.sensitive: frozenset[str] = frozenset(sensitive | (SENSITIVE_MARKERS - game))
         spread: dict[str, float] = defaultdict(float)
         for table in self.links.values():
             for lem, weight in table.items():

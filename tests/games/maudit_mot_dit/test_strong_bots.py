@@ -124,14 +124,16 @@ def test_translations_tell_synonyms_from_antonyms():
 @needs_model
 @needs_glosses
 @needs_translations
-def test_translations_keep_the_strong_last_clue_from_an_antonym(monkeypatch):
-    """The vectors' and the definitions' best last clue for "lenteur" is its
-    antonym "rapidité"; the bilingual dictionaries lead to "inertie"."""
+def test_translations_keep_the_strong_last_clue_from_a_co_hyponym(monkeypatch):
+    """Without the bilingual dictionaries the best last clue for "cercle" is
+    a sibling shape, "triangle"; "cercle" and "rond" share translations
+    (*circle*, *Kreis*...), which lead to "rond"."""
     vec = bots.vectors()
-    assert vec.strong_clue("lenteur", [], 1, 3, []) == "inertie"
-    assert vec.pivot_links("lenteur")[vec.pool_index["inertie"]] > 0
+    t = translations.translations()
+    assert t.shared("cercle", "rond") >= bots.STRONG_PIVOT_SHARED and t.shared("cercle", "triangle") == 0
+    assert vec.strong_clue("cercle", [], 1, 3, []) == "rond"
     monkeypatch.setattr(translations, "_LOADED", [None])
-    assert vec.strong_clue("lenteur", [], 1, 3, []) == "rapidité"
+    assert vec.strong_clue("cercle", [], 1, 3, []) == "triangle"
 
 
 @needs_model
@@ -181,6 +183,7 @@ def test_strong_bots_play_a_full_game():
     ("chatte", "chat", True), ("ciné", "cinéma", True), ("héroïne", "héros", True), ("clef", "clé", True),
     ("ensoleillement", "soleil", True), ("témoignage", "témoin", True), ("chevelure", "cheveu", True),
     ("peindre", "peinture", True), ("lunaire", "lune", True), ("noisette", "noix", True), ("poésie", "poème", True),
+    ("embouchure", "bouche", True), ("accroissement", "croissant", True),
     ("bateau", "navire", False), ("passerelle", "pont", False), ("marin", "mer", False),
 ])
 def test_the_strong_giver_sees_forms_of_a_word_the_family_check_lets_through(clue, word, kin):
@@ -304,7 +307,7 @@ def test_real_dictionaries_keep_german_case_and_phrases():
 @needs_translations
 def test_a_single_shared_word_with_two_meanings_is_no_translation_link():
     """"chien" and "coq" share only German *Hahn* (a gun's hammer, a
-    rooster): too little to count (link 0.26 < 0.3, one shared word)."""
+    rooster): one shared word is too little to count."""
     vec = bots.vectors()
     t = translations.translations()
     assert t.shared("chien", "coq") == 1 and t.link("chien", "coq") < bots.STRONG_PIVOT_LINK
@@ -312,7 +315,8 @@ def test_a_single_shared_word_with_two_meanings_is_no_translation_link():
         links = vec.pivot_links(secret)
         for i in links.nonzero()[0]:
             w = vec.pool[int(i)]
-            assert t.shared(secret, w) >= 2 or t.link(secret, w) >= 0.3, (secret, w)
+            assert t.shared(secret, w) >= bots.STRONG_PIVOT_SHARED or t.link(secret, w) >= bots.STRONG_PIVOT_LINK, (
+                secret, w)
     assert vec.pivot_links("navire")[vec.pool_index["bateau"]] == pytest.approx(t.link("navire", "bateau"))
     assert vec.strong_clue("chien", [], 1, 3, []) != "coq"
 
@@ -344,7 +348,7 @@ def test_sensitive_entries_are_marked_from_their_first_sense(tmp_path):
         f.write("tante\tHomosexuel efféminé.\n")  # a game word: its cards print it
         f.write("oncle\tFrère de l’un des deux parents.\n")
     g = glosses.Glosses(tmp_path / "glosses.txt.gz")
-    assert g.sensitive == {"sperme", "connerie"}
+    assert g.sensitive == {"sperme", "connerie"} | (glosses.SENSITIVE_MARKERS - set(VOCABULARY))
 
 
 def test_a_damaged_thesaurus_leaves_the_guesser_without_it(tmp_path, monkeypatch, caplog):
@@ -354,3 +358,40 @@ def test_a_damaged_thesaurus_leaves_the_guesser_without_it(tmp_path, monkeypatch
     monkeypatch.setattr(thesaurus, "_LOADED", [])
     assert thesaurus.thesaurus() is None
     assert "could not be read" in caplog.text
+
+
+@needs_model
+def test_words_the_model_lends_another_vector_are_clued_from_the_dictionaries_only():
+    """The model has no vector of its own for "cornichon" (it lends it
+    "cochon"'s): its clues must be linked to it by the definitions or the
+    translations, so never "cochon"."""
+    vec = bots.vectors()
+    j = vec.word_index["cornichon"]
+    assert j in vec.borrowed and vec.M[vec.pool_index["cochon"], j] >= 0.999
+    assert len(vec.borrowed) == 44
+    for count in (1, 3):
+        clues: list[str] = []
+        for _ in range(count):
+            c = vec.strong_clue("cornichon", clues, count, 2, [])
+            if c is None:
+                break
+            clues.append(c)
+        assert "cochon" not in clues
+        assert all(vec.M[vec.pool_index[c], j] < 0.999 for c in clues)
+    if glosses.data_path() is not None:  # the sharpest clue is one the definitions link
+        assert vec.gloss_links("cornichon")[vec.pool_index[vec.strong_clue("cornichon", [], 1, 2, [])]] > 0
+
+
+@needs_model
+def test_the_clue_before_the_last_is_not_of_the_last_ones_family():
+    """The best clue is kept for the last; the one before it may not look
+    like it ("pince" before "pinceau" for "brosse" would leave the last
+    clue refused as its kin)."""
+    vec = bots.vectors()
+    for word in VOCABULARY[::9]:
+        last = vec.strong_clue(word, [], 1, 2, [])
+        before = vec.strong_clue(word, [], 2, 2, [])
+        if last is None or before is None:
+            continue
+        assert not bots._looks_kin(before, last), (word, before, last)
+        assert vec.strong_clue(word, [before], 2, 2, []) == last
