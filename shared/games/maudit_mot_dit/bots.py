@@ -420,9 +420,25 @@ class Vectors:
             cost[rows[own > pth - STRONG_SAFETY]] = np.inf
         if j in self.borrowed:
             # The model lends this word another word's vector ("cornichon" has
-            # "cochon"'s): the dictionaries' links come first, the lender never.
-            cost[(linked > 0) | (pivot > 0)] -= 1.0
+            # "cochon"'s): the dictionaries' links come first, the lender never,
+            # and the two last clues come from the dictionaries alone when they can.
+            evidence = (linked > 0) | (pivot > 0)
+            cost[evidence] -= 1.0
             cost[related >= 0.999] = np.inf
+            if k >= count - 1:
+                strict = cost.copy()
+                strict[~evidence] = np.inf
+                clue = self._pick(strict, secret, clues, skip)
+                if clue is not None:
+                    return clue
+        return self._pick(cost, secret, clues, skip)
+
+    def _pick(self, cost: Any, secret: str, clues: Sequence[str], skip: int) -> str | None:
+        """The least costly pool word the game accepts as the next clue, not
+        a form of the secret or an earlier clue nor the secret's own
+        translation; with ``skip`` 1, the second such word, not a form of
+        the first (kept for the last clue)."""
+        np = self.np
         foreign = self._foreign(secret)
         best: str | None = None
         for idx in np.argsort(cost)[:400]:

@@ -64,6 +64,7 @@ def _senses(body: str) -> list[list[str]]:
         text = text.strip()
         if not text or text.startswith(_SKIP):
             continue
+        text = text.replace("\xad", "")  # soft hyphens: "Palm\xadwedel" is "Palmwedel"
         items = (_TRAILING.sub("", x).strip() for x in re.split(r"[,;]", _ASIDE.sub("", text)))
         senses.append([x for x in items if x])
     return senses
