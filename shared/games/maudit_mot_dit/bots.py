@@ -71,6 +71,7 @@ Without the model (not installed, or ``TAPIS_MMD_NO_VECTORS=1``) the
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import logging
 import os
@@ -395,9 +396,10 @@ class Vectors:
         k = len(clues) + 1
         related = self.M[:, j]
         skip = 0
-        linked = self.gloss_links(secret)
-        pivot = self.pivot_links(secret)
-        if k >= count - 1:
+        sharp, borrowed = k >= count - 1, j in self.borrowed
+        if sharp or borrowed:  # the dictionaries' links: used by the last clues and lent-vector words only
+            linked, pivot = self.gloss_links(secret), self.pivot_links(secret)
+        if sharp:
             # The two sharpest clues come last: clue n-1 takes the second best.
             spread, noun = self._pool_features()
             cost = (STRONG_FREQUENCY * self.rarity - related - STRONG_GLOSS_LAST * linked
@@ -418,14 +420,14 @@ class Vectors:
             pth = -np.partition(-rivals, p - 1, axis=1)[:, p - 1]
             own = (prev[j] + related[rows]) / k
             cost[rows[own > pth - STRONG_SAFETY]] = np.inf
-        if j in self.borrowed:
+        if borrowed:
             # The model lends this word another word's vector ("cornichon" has
             # "cochon"'s): the dictionaries' links come first, the lender never,
             # and the two last clues come from the dictionaries alone when they can.
             evidence = (linked > 0) | (pivot > 0)
             cost[evidence] -= 1.0
             cost[related >= 0.999] = np.inf
-            if k >= count - 1:
+            if sharp:
                 strict = cost.copy()
                 strict[~evidence] = np.inf
                 clue = self._pick(strict, secret, clues, skip)
@@ -535,6 +537,7 @@ _LOG = logging.getLogger("tapis.bots.maudit_mot_dit")
 _WARNED: list[bool] = []
 
 
+@functools.lru_cache(maxsize=65536)
 def _looks_kin(clue: str, word: str) -> bool:
     """Does ``clue`` look like a form of ``word`` that the game's family
     check lets through ("chatte" for "chat", "ciné" for "cinéma", "peindre"
@@ -612,8 +615,7 @@ def vectors() -> Vectors | None:
                             "tok2vec", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"
                         ],
                     )
-                    v = Vectors(nlp)
-                    glosses_mod.glosses()  # the strong giver's definitions (None if absent)
+                    v = Vectors(nlp)  # reads the definitions too (glosses), for its clue pool
                     translations_mod.translations()  # and its bilingual dictionaries
                     thesaurus_mod.thesaurus()  # the strong guesser's, read with the vectors (None if absent)
                 except (ImportError, OSError) as exc:

@@ -98,10 +98,10 @@ class Glosses:
                 head, _, text = line.rstrip("\n").partition("\t")
                 if " " in head or not head.islower():
                     continue
-                first_sense = text.split(" | ", 1)[0]
-                if head not in game and SENSITIVE_MARKERS.intersection(_WORD.findall(first_sense.casefold())):
-                    sensitive.add(head)
                 senses = text.split(" | ")[:MAX_SENSES]
+                first = _WORD.findall(senses[0].casefold())  # the first sense's words, read once
+                if head not in game and SENSITIVE_MARKERS.intersection(first):
+                    sensitive.add(head)
                 if head in game:
                     for n, sense in enumerate(senses):
                         words = _lemmas(_SYNONYM_OF.sub("", sense))
@@ -111,8 +111,7 @@ class Glosses:
                             for lem in words:
                                 add(head, lem, FIRST if n == 0 else LATER)
                 # The other way: a word whose definition names a game word.
-                first = senses[0] if senses else ""
-                for tok in _WORD.findall(first.casefold()):
+                for tok in first:
                     word = folded.get(_fold(tok))
                     if word is not None and word != head:
                         add(word, _lemma(head), MENTIONS)
