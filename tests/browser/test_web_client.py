@@ -11,10 +11,12 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from shared.engine import fold
+from shared.events import Event
 
 pytestmark = pytest.mark.browser
 
@@ -234,43 +236,55 @@ def test_a_reload_keeps_the_seat_and_its_hand(web, browse):
 
 def test_a_spectator_page_holds_no_hidden_card(web, browse):
     c = web.client
-    table = c.post("/tables", json={"game": "maumau", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"},
-                                    "turn_seconds": None}).json()["id"]
-    token = c.post(f"/tables/{table}/join", json={"name": "Cy"}).json()["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    drew = 0
-    for _ in range(40):  # a few moves of the person (draws preferred: hidden cards in the log)
-        v = c.get(f"/tables/{table}/view", headers=auth).json()
-        if v["status"] != "playing" or drew >= 3:
+
+    def a_table_with_hidden_cards() -> tuple[str, str, Any, list[Event], set[str]]:
+        """A Mau Mau table where seat 0 (a person) drew a few times and waits to move; (table, seat 0's
+        token, state, events, the cards no event showed)."""
+        table = c.post("/tables", json={"game": "maumau", "players": 3, "turn_seconds": None,
+                                        "bots": {"1": "heuristic", "2": "heuristic"}}).json()["id"]
+        token = c.post(f"/tables/{table}/join", json={"name": "Cy"}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        drew = 0
+        for _ in range(40):  # a few moves of the person (draws preferred: hidden cards in the log)
+            v = c.get(f"/tables/{table}/view", headers=auth).json()
+            if v["status"] != "playing" or drew >= 3:
+                break
+            if 0 not in v["awaiting"]:
+                time.sleep(0.05)
+                continue
+            legal = v["legal_actions"]
+            action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
+            drew += action["type"] == "draw"
+            c.post(f"/tables/{table}/actions", headers=auth, json={"action": action})
+        while c.get(f"/tables/{table}/view", headers=auth).json()["awaiting"] != [0]:
+            time.sleep(0.05)  # the bots have played: the table waits for the person
+        _game, state, events = web.truth(table)
+        public = set()
+        for e in events:
+            if e.type == "CardPlayed":
+                public.add(e.data["card"])
+            deal = e.data.get("deal", e.data) if e.type in ("GameStarted", "RoundDealt") else {}
+            if isinstance(deal, dict) and deal.get("upcard"):
+                public.add(deal["upcard"])
+        hidden = ({card for hand in state.hands for card in hand} | set(state.talon)) - public
+        return table, token, state, events, hidden
+
+    # The bots may end a round while the person draws: the next deal brings back cards once played (public,
+    # left out of the check); deal again until the check has something to find in the seat's own hand too.
+    for _ in range(10):
+        table, token, state, events, hidden = a_table_with_hidden_cards()
+        if len(hidden) > 20 and set(state.hands[0]) & hidden:
             break
-        if 0 not in v["awaiting"]:
-            time.sleep(0.05)
-            continue
-        legal = v["legal_actions"]
-        action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
-        drew += action["type"] == "draw"
-        c.post(f"/tables/{table}/actions", headers=auth, json={"action": action})
-    while c.get(f"/tables/{table}/view", headers=auth).json()["awaiting"] != [0]:
-        time.sleep(0.05)  # the bots have played: the table waits for the person
+    else:
+        raise AssertionError("no table with enough hidden cards in 10 deals")
     version = c.get(f"/tables/{table}").json()["version"]
+    assert len(events) == version
 
     tab = browse()
     page = tab.page
     page.goto(f"{web.base}/play/{table}")
     page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
     page.wait_for_function("v => document.querySelectorAll('#log li').length >= v", arg=3)
-    game, state, events = web.truth(table)
-    assert len(events) == version
-    public = set()
-    for e in events:
-        if e.type == "CardPlayed":
-            public.add(e.data["card"])
-        deal = e.data.get("deal", e.data) if e.type in ("GameStarted", "RoundDealt") else {}
-        if isinstance(deal, dict) and deal.get("upcard"):
-            public.add(deal["upcard"])
-    hidden = {card for hand in state.hands for card in hand} | set(state.talon)
-    hidden -= public
-    assert len(hidden) > 20  # three hands and a talon: the test has something to find
     assert page.locator("#hand").count() == 0 and page.locator("#actions").is_hidden()
     assert page.locator("#join").is_hidden()  # the table is full
     attrs = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>
@@ -634,16 +648,21 @@ def test_the_stream_echo_of_a_move_does_not_redraw_the_moves(web, browse):
     mine = c.post(f"/tables/{table}/join", json={"name": "Lou", "seat": 0}).json()["token"]
     other = {"Authorization": "Bearer " + c.post(f"/tables/{table}/join", json={"name": "Max", "seat": 1}).json()[
         "token"]}
-    for _ in range(200):  # let the others play until it is seat 0's turn
-        v = c.get(f"/tables/{table}/view", headers=other).json()
-        if v["awaiting"] == [0]:
-            break
-        if v["awaiting"] == [1]:
-            legal = v["legal_actions"]
-            action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
-            c.post(f"/tables/{table}/actions", headers=other, json={"action": action})
-        time.sleep(0.1)
-    assert v["awaiting"] == [0]
+
+    def wait_for_a_person(move_seat_1: bool) -> list[int]:
+        """Let the bot play (and seat 1, if ``move_seat_1``) until a person's turn; returns it."""
+        for _ in range(200):
+            v = c.get(f"/tables/{table}/view", headers=other).json()
+            if v["awaiting"] == [0] or (v["awaiting"] == [1] and not move_seat_1):
+                return v["awaiting"]
+            if v["awaiting"] == [1]:
+                legal = v["legal_actions"]
+                action = next((a for a in legal if a["type"] in ("draw", "keep")), legal[0])
+                c.post(f"/tables/{table}/actions", headers=other, json={"action": action})
+            time.sleep(0.1)
+        raise AssertionError(f"no person's turn: {v['awaiting']}")
+
+    wait_for_a_person(move_seat_1=True)
     tab = seat_page(web, browse, table, mine, 0)
     page = tab.page
     page.wait_for_selector("#hand .card")
@@ -652,16 +671,20 @@ def test_the_stream_echo_of_a_move_does_not_redraw_the_moves(web, browse):
     page.on("response", lambda r: views.append(r.url) if r.url.endswith(f"/tables/{table}/view") else None)
     page.evaluate("""() => { window.redraws = 0; new MutationObserver((rs) => { window.redraws += rs.length; })
         .observe(document.getElementById('actions'), { childList: true }); }""")
-    # a move that hands the turn to seat 1 (a draw may leave the turn with seat 0: keep then)
+    # a move that hands the turn straight to seat 1 (a draw may leave the turn with seat 0: keep then; an
+    # eight skips seat 1 and the bot plays: then seat 1 moves until seat 0's turn comes back, and again)
     while True:
         before = page.evaluate("document.body.dataset.version")
+        logged = len(web.read_events(table))
         page.evaluate("window.redraws = 0")
         views.clear()
         what = click_one_move(page)
         if what == "jack":
             continue
-        if c.get(f"/tables/{table}/view", headers=other).json()["awaiting"] == [1]:
-            break
+        turn = wait_for_a_person(move_seat_1=False)
+        if turn == [1] and len({e.cmd for e in web.read_events(table)[logged:]}) == 1:
+            break  # seat 0's move alone since the page's view
+        wait_for_a_person(move_seat_1=True)
         settle(page)
     version = c.get(f"/tables/{table}").json()["version"]
     assert int(before) < version
