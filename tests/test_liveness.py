@@ -586,3 +586,43 @@ async def test_a_join_whose_start_is_not_confirmed_says_waiting():
     assert await w.sweep_once() == 1
     assert await EventStore(redis).version("tj") == 1
     await redis.aclose()
+
+
+async def test_a_table_that_moves_on_while_the_bot_thinks_is_not_refused(redis_client, table_id, monkeypatch):
+    """The cached state is folded forward in place while a strategy thinks in
+    its thread: the move is then neither checked against the newer state
+    (a false "illegal action" warning) nor sent; the turn is a duplicate
+    (this very turn played by a copy of the task) or stale."""
+    import threading
+
+    from tests.toygame import GAME
+
+    await make_table(redis_client, table_id, bots={0: "first", 1: "first"}, players=2)
+    w = Worker(redis_client, settings(), bots=RecordingBots())
+    await w.ensure_groups()
+    await w.process(cmd(table_id, "start", kind="start", seat=None))
+    tables = Tables(EventStore(redis_client))
+    submitter = Submitter(redis_client, 1)
+    thinking, go = threading.Event(), threading.Event()
+
+    def slow_first(view, legal, rng):
+        thinking.set()
+        assert go.wait(10)
+        return legal[0]
+
+    monkeypatch.setitem(GAME.strategies, "first", slow_first)
+    refused = sample(metrics.BOT_TURNS, game="toy", outcome="refused")
+    duplicate = sample(metrics.BOT_TURNS, game="toy", outcome="duplicate")
+    turn = asyncio.create_task(take_turn(tables, submitter, table_id, 0, 1))
+    assert await asyncio.to_thread(thinking.wait, 10)
+    # A copy of the same task plays this turn meanwhile; the cache the first copy holds folds it in.
+    done = await w.process(cmd(table_id, "b0.1", kind="bot", seat=0, action={"type": "add", "n": 2}, expected=1))
+    assert done.ok and done.version == 2
+    t = await tables.get(table_id)
+    assert (t.version, t.state.count, t.state.turn) == (2, 2, 1)
+    sent = await redis_client.xlen(keys.commands(0))
+    go.set()
+    assert await turn == "duplicate"
+    assert sample(metrics.BOT_TURNS, game="toy", outcome="duplicate") == duplicate + 1
+    assert sample(metrics.BOT_TURNS, game="toy", outcome="refused") == refused  # no false "illegal action"
+    assert await redis_client.xlen(keys.commands(0)) == sent  # nothing sent

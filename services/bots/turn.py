@@ -32,7 +32,8 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     ``version`` (a bot seat, or an away person's seat played by the
     table's stand-in).  Returns the outcome: ``submitted``, ``declined``
     (an optional move passed), ``duplicate`` (this very turn was already
-    played: the task came twice), ``stale`` (the table moved on),
+    played: the task came twice), ``stale`` (the table moved on, before or
+    while the strategy chose: nothing is sent),
     ``not_a_bot`` or ``missing``."""
     rng = rng or random.Random()
     t = await tables.get(table)
@@ -44,10 +45,7 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     game = t.game
     if (t.version != version or t.state is None or game.result(t.state) is not None
             or seat not in game.awaiting(t.state)):
-        played = await tables.store.redis.exists(keys.cmd(table, f"b{seat}.{version}"))
-        outcome = "duplicate" if played else "stale"
-        metrics.BOT_TURNS.labels(game.name, outcome).inc()
-        return outcome
+        return await _late(tables, t.game.name, table, seat, version)
     view = game.view(t.state, seat)
     legal = game.legal_actions(t.state, seat)
     if not legal:
@@ -71,6 +69,12 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     if action is None:
         metrics.BOT_TURNS.labels(game.name, "declined").inc()
         return "declined"
+    if t.version != version:
+        # The table moved on while the strategy thought (another seat's move in a simultaneous phase, or this
+        # very turn played by a copy of this task): the cached state was folded forward in place, so the move
+        # can no longer be checked against it, and the command would be refused as stale.  The append that
+        # moved the table enqueued this seat again if it is still awaited.
+        return await _late(tables, game.name, table, seat, version)
     try:
         game.decide(t.state, seat, action, random.Random(0))
     except IllegalAction as exc:  # a strategy bug must not stall the table
@@ -82,3 +86,13 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
                          command_id=f"b{seat}.{version}", wait=False)
     metrics.BOT_TURNS.labels(game.name, "submitted").inc()
     return "submitted"
+
+
+async def _late(tables: Tables, game: str, table: str, seat: int, version: int) -> str:
+    """The outcome of a turn woken for ``version`` that the table has left:
+    ``duplicate`` if this very turn's command was applied, else ``stale``
+    (counted in ``tapis_bot_turns_total``)."""
+    played = await tables.store.redis.exists(keys.cmd(table, f"b{seat}.{version}"))
+    outcome = "duplicate" if played else "stale"
+    metrics.BOT_TURNS.labels(game, outcome).inc()
+    return outcome
