@@ -60,7 +60,7 @@ def result(state: State) -> Result | None:
         return None
     t = totals(state)
     return Result(
-        scores=tuple(float(x) for x in t),
+        scores=tuple(t),  # whole points, as the other games give theirs
         places=places_from(t, lower_wins=False),
         lower_wins=False,
         detail={

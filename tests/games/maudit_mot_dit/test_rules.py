@@ -437,7 +437,7 @@ def test_final_ranking_counts_points_mauvais_sort_and_malediction():
                     Event("GameEnded", {"reason": "trips"})]
     result = GAME.result(given(*ev, *last))
     # Points 4, 5, 0; seat 1: 5 - 1 (Mauvais sort) - 4 (Malédiction) = 0, level with seat 2.
-    assert result.scores == (4.0, 0.0, 0.0)
+    assert result.scores == (4, 0, 0) and all(type(x) is int for x in result.to_json()["scores"])  # whole points
     assert result.places == (1, 2, 2)
     assert result.detail["points"] == [4, 5, 0] and result.detail["bad_luck"] == [0, 1, 0]
     assert result.detail["curse_holder"] == 1
