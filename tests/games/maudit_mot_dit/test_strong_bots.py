@@ -271,6 +271,7 @@ def test_translations_read_translation_lines_only_and_skip_bad_index_lines(tmp_p
 
 
 def test_damaged_dictionaries_leave_the_bots_without_them(tmp_path, monkeypatch, caplog):
+    caplog.set_level("WARNING", logger="tapis.bots.maudit_mot_dit")  # whatever level an earlier test left the root at
     (tmp_path / "freedict-fra-eng.index").write_text("navire\tA\tB\n", encoding="utf-8")
     (tmp_path / "freedict-fra-eng.dict.dz").write_bytes(b"not gzip")
     monkeypatch.setattr(translations, "DICTD", tmp_path)
@@ -352,6 +353,7 @@ def test_sensitive_entries_are_marked_from_their_first_sense(tmp_path):
 
 
 def test_a_damaged_thesaurus_leaves_the_guesser_without_it(tmp_path, monkeypatch, caplog):
+    caplog.set_level("WARNING", logger="tapis.bots.maudit_mot_dit")
     bad = tmp_path / "thes_fr.dat"
     bad.write_bytes(b"UTF-8\n\xff\xfe broken\n")
     monkeypatch.setattr(thesaurus, "THESAURUS", bad)
