@@ -21,12 +21,16 @@ something it did not make:
    are printed beside them (``--judges``), to show how much sharing
    inflates the figure.  ``--holdout`` draws only the odd-numbered words
    of the vocabulary (the ``strong`` giver's few settings were chosen on
-   even-numbered ones).
+   even-numbered ones).  ``--every-word`` takes every word (held-out:
+   every odd-numbered one) at each count once instead of drawing: no word
+   counts twice; with both givers, McNemar's paired test on their exact
+   finds over the same turns follows.
 
 Rates are shares of words with 95% intervals (normal approximation).
 
     python loadtests/measure_mmd_honest.py                  # 60 words a count, 4 players
     python loadtests/measure_mmd_honest.py --per-count 100 --players 3 --holdout --judges thesaurus
+    python loadtests/measure_mmd_honest.py --players 3 --holdout --every-word --judges thesaurus  # no sampling
     python loadtests/measure_mmd_honest.py --per-count 10   # quick
 
 Needs the spaCy model (``pip install -e '.[words]'``) and ``mythes-fr``.
@@ -138,6 +142,31 @@ def slots(per_count: int, seed: int, holdout: bool = False) -> list[tuple[str, i
     return out
 
 
+def every_pair(holdout: bool = False) -> list[tuple[str, int]]:
+    """Every (word, count) pair once: each vocabulary word (with
+    ``holdout``, each odd-numbered one) at each required count 1-5, in
+    vocabulary order; no sampling, so no word is drawn twice."""
+    words = deck.VOCABULARY[1::2] if holdout else deck.VOCABULARY
+    return [(word, count) for word in words for count in COUNTS]
+
+
+def paired(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> str:
+    """McNemar's test on two givers' exact finds over the same turns: the
+    turns only ``a`` finds exactly, only ``b`` does, and the two-sided
+    normal approximation's z."""
+    only_a = sum(x == "exact" != y for (_c, x), (_d, y) in zip(a, b, strict=True))
+    only_b = sum(y == "exact" != x for (_c, x), (_d, y) in zip(a, b, strict=True))
+    z = (only_a - only_b) / math.sqrt(only_a + only_b) if only_a + only_b else 0.0
+    return f"exact on {only_a} turns the other missed exactly, {only_b} the other way (McNemar z = {z:.1f})"
+
+
+def interval(k: int, n: int) -> str:
+    """``k / n: share% [low, high]`` to one decimal (95%, normal approximation)."""
+    p = k / n
+    h = 1.96 * math.sqrt(p * (1 - p) / n)
+    return f"{k} / {n}: {100 * p:.1f}% [{100 * (p - h):.1f}, {100 * (p + h):.1f}]"
+
+
 def rate(k: int, n: int) -> str:
     """``share% ± half-width`` (95%, normal approximation)."""
     if not n:
@@ -213,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judges", default="vector,thesaurus",
                     help="guessers that judge the givers: vector, thesaurus (comma list)")
     ap.add_argument("--holdout", action="store_true", help="draw only odd-numbered vocabulary words")
+    ap.add_argument("--every-word", action="store_true",
+                    help="every word (with --holdout: every odd-numbered one) at each count 1-5 once, "
+                         "instead of --per-count drawn words")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     args.proposals = proposals_for(args.players)
@@ -233,10 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(table(res, f"Guessers on people's clues ({len(people)} words, {args.proposals} proposals a clue)") + "\n")
 
-    pairs = slots(args.per_count, args.seed, args.holdout)
+    pairs = every_pair(args.holdout) if args.every_word else slots(args.per_count, args.seed, args.holdout)
     wanted = {f"{j.strip()} guessers" for j in args.judges.split(",")}
     shown = {k: v for k, v in judges.items() if k in wanted}
     names = {g.strip() for g in args.givers.split(",")}
+    measured: dict[str, dict[str, list[tuple[int, str]]]] = {}
     for gname, giver in givers(vec, rng).items():
         if gname not in names:
             continue
@@ -248,6 +281,14 @@ def main(argv: list[str] | None = None) -> int:
         title = (f"{gname} clue-giver, {len(pairs)} words{' (held-out half)' if args.holdout else ''}, "
                  f"{args.players} players ({time.perf_counter() - t1:.0f} s)")
         print(table(per_judge, title) + "\n")
+        measured[gname] = per_judge
+        for judge, rows in per_judge.items():
+            exact = sum(o == "exact" for _c, o in rows)
+            found = exact + sum(o == "early" for _c, o in rows)
+            print(f"{gname}, {judge}: exact {interval(exact, len(rows))}; found {interval(found, len(rows))}.\n")
+    if "strong" in measured and "heuristic" in measured:
+        for judge in shown:
+            print(f"Paired, {judge}: strong {paired(measured['strong'][judge], measured['heuristic'][judge])}.")
     return 0
 
 

@@ -94,3 +94,27 @@ def test_holdout_slots_draw_only_odd_numbered_words() -> None:
     assert Counter(c for _w, c in pairs) == {c: 20 for c in honest.COUNTS}
     assert all(w in odd for w, _c in pairs)
     assert not all(w in odd for w, _c in honest.slots(per_count=20, seed=5))
+
+
+def test_every_pair_takes_each_word_at_each_count_once() -> None:
+    pairs = honest.every_pair(holdout=True)
+    odd = deck.VOCABULARY[1::2]
+    assert len(pairs) == 5 * len(odd) == 2200
+    assert len(set(pairs)) == len(pairs)
+    assert {w for w, _c in pairs} == set(odd)
+    assert Counter(c for _w, c in pairs) == {c: len(odd) for c in (1, 2, 3, 4, 5)}
+    assert pairs[:6] == [(odd[0], 1), (odd[0], 2), (odd[0], 3), (odd[0], 4), (odd[0], 5), (odd[1], 1)]
+    assert len(honest.every_pair()) == 5 * 880
+
+
+def test_paired_counts_the_turns_each_giver_alone_finds_exactly() -> None:
+    a = [(1, "exact"), (1, "exact"), (2, "early"), (3, "exact"), (3, "miss"), (4, "exact")]
+    b = [(1, "exact"), (1, "miss"), (2, "exact"), (3, "early"), (3, "miss"), (4, "miss")]
+    # a alone: turns 2, 4, 6 (3); b alone: turn 3 (1); z = (3 - 1) / sqrt(4) = 1.0
+    assert honest.paired(a, b) == "exact on 3 turns the other missed exactly, 1 the other way (McNemar z = 1.0)"
+    assert honest.paired(a[:1], b[:1]).endswith("0 the other way (McNemar z = 0.0)")
+
+
+def test_interval_gives_the_count_and_one_decimal() -> None:
+    # 484 / 2200 = 22.0%; 1.96 * sqrt(.22 * .78 / 2200) = 0.0173
+    assert honest.interval(484, 2200) == "484 / 2200: 22.0% [20.3, 23.7]"
