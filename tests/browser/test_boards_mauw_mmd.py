@@ -301,11 +301,23 @@ def valid_clue(state) -> str:
 
 
 def shows_word(page, word: str) -> bool:
-    """The word, whole, in the page's text or in an attribute (label, title, value of an input)."""
+    """The word, whole, in the page's text or in an attribute (label, title, value of an input), beyond the
+    site's name in the header ("Tapis" is also a game word)."""
     text = page.inner_text("body") + "\n" + "\n".join(page.evaluate("""() => [...document.querySelectorAll('*')]
         .flatMap(el => ['aria-label', 'title', 'value', 'data-word'].map(a => el.getAttribute(a)).filter(Boolean))
         .concat([...document.querySelectorAll('input')].map(i => i.value))"""))
-    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE) is not None
+    whole = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
+    return len(whole.findall(text)) > len(whole.findall(page.inner_text("header.top h1")))
+
+
+def test_shows_word_sees_the_secret_beyond_the_sites_name(web, browse):
+    tab = browse()
+    page = tab.page
+    page.goto(f"{web.base}/play/nosuchtable")
+    page.wait_for_selector("header.top h1")
+    assert not shows_word(page, "tapis")  # the header's "Tapis" alone
+    page.evaluate("document.getElementById('title').textContent = 'Tapis'")
+    assert shows_word(page, "tapis")  # once more, elsewhere: shown
 
 
 def check_mmd_page(page, state, seat: int | None) -> bool:
