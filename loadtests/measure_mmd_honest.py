@@ -23,8 +23,9 @@ something it did not make:
    of the vocabulary (the ``strong`` giver's few settings were chosen on
    even-numbered ones).  ``--every-word`` takes every word (held-out:
    every odd-numbered one) at each count once instead of drawing: no word
-   counts twice; with both givers, McNemar's paired test on their exact
-   finds over the same turns follows.
+   counts twice, and every (word, count) pair weighs the same (the draw
+   weighs a word's counts as the card backs do).  With both givers,
+   McNemar's paired test on their exact finds over the same turns follows.
 
 Rates are shares of words with 95% intervals (normal approximation).
 
@@ -152,8 +153,9 @@ def every_pair(holdout: bool = False) -> list[tuple[str, int]]:
 
 def paired(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> str:
     """McNemar's test on two givers' exact finds over the same turns: the
-    turns only ``a`` finds exactly, only ``b`` does, and the two-sided
-    normal approximation's z."""
+    turns only ``a`` finds exactly, only ``b`` does, and the normal
+    approximation's z (it takes the turns as independent; a word's five
+    turns in ``--every-word`` are not, so read z as an upper figure)."""
     only_a = sum(x == "exact" != y for (_c, x), (_d, y) in zip(a, b, strict=True))
     only_b = sum(y == "exact" != x for (_c, x), (_d, y) in zip(a, b, strict=True))
     z = (only_a - only_b) / math.sqrt(only_a + only_b) if only_a + only_b else 0.0
@@ -164,7 +166,7 @@ def interval(k: int, n: int) -> str:
     """``k / n: share% [low, high]`` to one decimal (95%, normal approximation)."""
     p = k / n
     h = 1.96 * math.sqrt(p * (1 - p) / n)
-    return f"{k} / {n}: {100 * p:.1f}% [{100 * (p - h):.1f}, {100 * (p + h):.1f}]"
+    return f"{k} / {n}: {100 * p:.1f}% [{100 * max(0.0, p - h):.1f}, {100 * min(1.0, p + h):.1f}]"
 
 
 def rate(k: int, n: int) -> str:
@@ -233,9 +235,18 @@ def givers(vec, rng: random.Random) -> dict[str, Giver]:
     return out
 
 
+def positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--per-count", type=int, default=60, help="giver words per required count (default 60)")
+    ap.add_argument("--per-count", type=positive, default=60, metavar="N",
+                    help="giver words per required count, at least 1 (default 60)")
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6),
                     help="players at the table: sets the proposals per clue (default 4: 3 proposals)")
     ap.add_argument("--givers", default="strong,heuristic,random", help="clue-givers to measure (comma list)")
@@ -278,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         for secret, count in pairs:
             for name, result in give_turn(secret, count, giver, shown, args.proposals).items():
                 per_judge[name].append((count, result))
-        title = (f"{gname} clue-giver, {len(pairs)} words{' (held-out half)' if args.holdout else ''}, "
+        title = (f"{gname} clue-giver, {len(pairs)} turns{' (held-out half)' if args.holdout else ''}, "
                  f"{args.players} players ({time.perf_counter() - t1:.0f} s)")
         print(table(per_judge, title) + "\n")
         measured[gname] = per_judge

@@ -32,8 +32,10 @@ async def take_turn(tables: Tables, submitter: Submitter, table: str, seat: int,
     ``version`` (a bot seat, or an away person's seat played by the
     table's stand-in).  Returns the outcome: ``submitted``, ``declined``
     (an optional move passed), ``duplicate`` (this very turn was already
-    played: the task came twice), ``stale`` (the table moved on, before or
-    while the strategy chose: nothing is sent),
+    played: the task came twice), ``stale`` (the table moved on before the
+    strategy chose, or this process's cached table moved on while it
+    chose: nothing is sent; a move made on a table another process moved
+    is sent and refused as stale),
     ``not_a_bot`` or ``missing``."""
     rng = rng or random.Random()
     t = await tables.get(table)

@@ -118,3 +118,8 @@ def test_paired_counts_the_turns_each_giver_alone_finds_exactly() -> None:
 def test_interval_gives_the_count_and_one_decimal() -> None:
     # 484 / 2200 = 22.0%; 1.96 * sqrt(.22 * .78 / 2200) = 0.0173
     assert honest.interval(484, 2200) == "484 / 2200: 22.0% [20.3, 23.7]"
+
+
+def test_interval_stays_within_0_and_100() -> None:
+    assert honest.interval(1, 5) == "1 / 5: 20.0% [0.0, 55.1]"
+    assert honest.interval(5, 5) == "5 / 5: 100.0% [100.0, 100.0]"
