@@ -169,6 +169,12 @@ def interval(k: int, n: int) -> str:
     return f"{k} / {n}: {100 * p:.1f}% [{100 * max(0.0, p - h):.1f}, {100 * min(1.0, p + h):.1f}]"
 
 
+def tally(outcomes: Sequence[str]) -> tuple[int, int]:
+    """(found exactly, found at all) among turn outcomes."""
+    exact = sum(o == "exact" for o in outcomes)
+    return exact, exact + sum(o == "early" for o in outcomes)
+
+
 def rate(k: int, n: int) -> str:
     """``share% ± half-width`` (95%, normal approximation)."""
     if not n:
@@ -188,8 +194,7 @@ def table(results: dict[str, list[tuple[int, str]]], title: str) -> str:
         for name in names:
             rows = [o for c, o in results[name] if count == "all" or c == count]
             n = len(rows)
-            exact = sum(o == "exact" for o in rows)
-            found = exact + sum(o == "early" for o in rows)
+            exact, found = tally(rows)
             cells += [rate(found, n), rate(exact, n)]
         lines.append(f"| {count} | {n} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -294,8 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         print(table(per_judge, title) + "\n")
         measured[gname] = per_judge
         for judge, rows in per_judge.items():
-            exact = sum(o == "exact" for _c, o in rows)
-            found = exact + sum(o == "early" for _c, o in rows)
+            exact, found = tally([o for _c, o in rows])
             print(f"{gname}, {judge}: exact {interval(exact, len(rows))}; found {interval(found, len(rows))}.\n")
     if "strong" in measured and "heuristic" in measured:
         for judge in shown:

@@ -551,14 +551,10 @@ def _looks_kin(clue: str, word: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 3 and short in long_:
         return True
-    stem = lexicon.fold(lexicon._stem(short))
+    stem = lexicon.fold(lexicon.stem(short))
     if len(stem) >= 4 and stem in long_:  # "bouche" in "embouchure", "croissant" in "accroissement"
         return True
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
+    n = len(os.path.commonprefix((a, b)))
     return (n >= 4 and n >= 0.5 * len(short)) or (n >= 3 and n >= 0.6 * len(short))
 
 

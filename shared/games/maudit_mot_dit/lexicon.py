@@ -80,7 +80,9 @@ CLUE_SAME_FAMILY_AS_EARLIER = "clue_same_family_as_earlier"
 _LOCAL = threading.local()
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """The Snowball French stem of ``word`` ("peinture" -> "peintur"); one
+    stemmer per thread."""
     stemmer = getattr(_LOCAL, "stemmer", None)
     if stemmer is None:
         stemmer = _LOCAL.stemmer = snowballstemmer.stemmer("french")
@@ -154,7 +156,7 @@ def _family_keys(word: str) -> tuple[frozenset[str], frozenset[str]]:
     low = word.casefold()
     lem = lemma(low)
     forms = frozenset({fold(low), fold(lem)})
-    stems = frozenset({fold(_stem(low)), fold(_stem(lem))})
+    stems = frozenset({fold(stem(low)), fold(stem(lem))})
     return forms, stems
 
 
