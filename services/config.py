@@ -55,6 +55,20 @@ class Settings(BaseSettings):
         7 * 86_400, ge=0,
         description="A finished table (log, meta, snapshot) is removed this long after its end (0: kept);"
         " `tapis export` saves a log first.")
+    archive_url: str | None = Field(
+        None,
+        description="Where finished games are archived: postgresql://user@host:5432/db or sqlite:///path/archive.db."
+        " Set: the workers move each finished table out of Redis into it (TAPIS_ARCHIVE_AFTER_S after its end) and"
+        " reads of an archived table fall through to it. None: finished tables stay in Redis for"
+        " TAPIS_FINISHED_RETENTION_S (`tapis serve` on its embedded store defaults to a SQLite file).")
+    archive_after_s: int = Field(
+        300, ge=0, le=7 * 86_400,
+        description="A finished table is archived (and its Redis keys removed) this long after its last event,"
+        " so that open streams and pages see the end first.")
+    archive_retry_s: int = Field(
+        30, ge=1, le=3600,
+        description="After a failed archive write (database down), the table is tried again this long later;"
+        " it stays in Redis meanwhile.")
     rate_limits: bool = Field(True, description="Apply the rate limits below (false: none).")
     rate_create: str = Field(
         "100/minute;1000/hour",
