@@ -136,6 +136,17 @@ class Settings(BaseSettings):
         None, description="Port for the worker/bot /metrics server (gateway serves its own).")
 
 
+def default_archive_url() -> str:
+    """The archive of the embedded ``tapis serve`` when ``TAPIS_ARCHIVE_URL``
+    is unset: a SQLite file under ``$XDG_DATA_HOME/tapis/`` (default
+    ``~/.local/share/tapis/archive.db``), kept across restarts."""
+    import os
+    from pathlib import Path
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'tapis' / 'archive.db'}"
+
+
 @lru_cache
 def get_settings() -> Settings:
     """The process-wide settings (cached)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from redis.asyncio import Redis
@@ -24,9 +25,12 @@ from services.gateway.streams import StreamSlots
 from services.health import Heartbeats
 from services.messaging import Submitter
 from services.store.store import EventStore
-from services.store.tables import Tables
+from services.store.tables import Tables, open_archive
 from services.worker.direct import DirectSubmitter
 from services.worker.worker import BotScheduler
+
+if TYPE_CHECKING:
+    from services.archive.db import Archive
 
 DESCRIPTION = """
 Tapis hosts card tables of five games (Maudix, Mau Mau, DIX, Mauw, Maudit
@@ -54,6 +58,8 @@ class GatewayContext:
     streams: StreamSlots
     heartbeats: Heartbeats
     limits: RateLimits
+    #: The archive of finished games (``TAPIS_ARCHIVE_URL``), or None.
+    archive: Archive | None = None
 
 
 def create_app(
@@ -76,7 +82,8 @@ def create_app(
     gateway decides actions itself (``settings.decide_in_gateway``)."""
     store = EventStore.from_settings(redis, settings)
     heartbeats = heartbeats or Heartbeats()
-    tables = tables or Tables(store, capacity=settings.cache_tables)
+    if tables is None:
+        tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings))
     submitter: Submitter | DirectSubmitter
     if settings.decide_in_gateway:
         submitter = DirectSubmitter(redis, settings, tables, bots=bots)
@@ -92,6 +99,7 @@ def create_app(
         streams=StreamSlots(settings.max_streams, settings.max_streams_per_client),
         heartbeats=heartbeats,
         limits=RateLimits(settings),
+        archive=tables.archive,
     )
 
     @contextlib.asynccontextmanager

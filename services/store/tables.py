@@ -1,6 +1,9 @@
 """Rebuilding a table's state: in-process cache → snapshot + tail → full
 replay (docs/architecture.md, "The flow of one action", step 3).  Used by
-workers, gateways and bot workers alike.
+workers, gateways and bot workers alike.  A table no longer in Redis is
+read from the archive (``TAPIS_ARCHIVE_URL``) when there is one: the same
+:class:`Table`, folded from the archived log, which it keeps
+(:meth:`Tables.read` serves feeds from it).
 
 A :class:`Table` is the projection of one table held in memory: its game,
 meta, folded state and version.  :meth:`Tables.get` always reads the tail
@@ -16,16 +19,19 @@ import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services import metrics
 from services.store.store import EventStore
 from shared import snapshot
 from shared.engine import Game
-from shared.events import Event
+from shared.events import Event, decode
 from shared.games import get_game
 from shared.presence import SEAT_LEFT, TABLE_EVENTS
 from shared.presence import apply as apply_presence
+
+if TYPE_CHECKING:
+    from services.archive.db import Archive
 
 
 @dataclass(slots=True)
@@ -57,6 +63,14 @@ class Table:
     away: frozenset[int] = frozenset()
     left: frozenset[int] = frozenset()
     last_ts: int = 0
+    #: An archived table's whole log (the events' encoded bytes, version
+    #: i+1 at index i), read from the archive; None for a table in Redis.
+    log: tuple[bytes, ...] | None = None
+
+    @property
+    def archived(self) -> bool:
+        """True for a table read from the archive (it left Redis)."""
+        return self.log is not None
 
     @property
     def started(self) -> bool:
@@ -116,12 +130,27 @@ def parse_meta(table: str, meta: dict[str, str]) -> Table:
     return t
 
 
-class Tables:
-    """LRU cache of :class:`Table` projections over an :class:`EventStore`."""
+def open_archive(settings: Any) -> Archive | None:
+    """The archive ``settings.archive_url`` names (``postgresql://…``,
+    ``sqlite:///…``), or None when it names none (unset, empty or
+    ``none``)."""
+    url = (getattr(settings, "archive_url", None) or "").strip()
+    if not url or url.lower() == "none":
+        return None
+    from services.archive.db import Archive
 
-    def __init__(self, store: EventStore, *, capacity: int = 10_000) -> None:
+    return Archive(url)
+
+
+class Tables:
+    """LRU cache of :class:`Table` projections over an :class:`EventStore`,
+    falling through to ``archive`` (an :class:`services.archive.db.Archive`,
+    or None) for a table no longer in Redis."""
+
+    def __init__(self, store: EventStore, *, capacity: int = 10_000, archive: Archive | None = None) -> None:
         self.store = store
         self.capacity = capacity
+        self.archive = archive
         self._cache: OrderedDict[str, Table] = OrderedDict()
 
     async def get(self, table: str, *, refresh_meta: bool = False) -> Table | None:
@@ -130,6 +159,9 @@ class Tables:
         ``refresh_meta`` re-reads seats and status (joins change them)."""
         t0 = time.perf_counter()
         t = self._cache.get(table)
+        if t is not None and t.archived:
+            self._cache.move_to_end(table)
+            return t  # archived: final, nothing in Redis to read
         source = "cache"
         retention = self.store.finished_retention_s
         if (t is not None and retention and t.started and time.time() * 1000 - t.last_ts > retention * 1000
@@ -139,8 +171,8 @@ class Tables:
         if t is None or refresh_meta or not t.started:
             meta = await self.store.meta(table)
             if meta is None:
-                self._cache.pop(table, None)  # removed (expired) since it was cached
-                return None
+                self._cache.pop(table, None)  # removed (expired or archived) since it was cached
+                return await self._from_archive(table, t0)
             seats_before_start = int(meta.get("version", 0)) == 0
             fresh = parse_meta(table, meta)
             if t is None:
@@ -174,6 +206,34 @@ class Tables:
         self._remember(t)
         metrics.REBUILD_LATENCY.labels(source).observe(time.perf_counter() - t0)
         return t
+
+    async def _from_archive(self, table: str, t0: float) -> Table | None:
+        """The table rebuilt from its archived log, or None (no archive, or
+        not archived).  Raises ``services.archive.db.ArchiveUnavailable``
+        when the archive cannot be read."""
+        if self.archive is None:
+            return None
+        rec = await self.archive.get(table)
+        if rec is None:
+            return None
+        t = parse_meta(table, rec.meta)
+        t.status = "finished"
+        t.log = rec.log
+        self._fold(t, [decode(raw) for raw in rec.log])
+        self._remember(t)
+        metrics.REBUILD_LATENCY.labels("archive").observe(time.perf_counter() - t0)
+        return t
+
+    async def read(self, t: Table, after: int = 0, until: int | None = None, count: int | None = None) -> list[Event]:
+        """Events of ``t`` with versions ``after+1 .. until`` (inclusive; at
+        most ``count``), in order: from the archived log of an archived
+        table, else from the store (:meth:`EventStore.read`)."""
+        if t.log is None:
+            return await self.store.read(t.id, after=after, until=until, count=count)
+        hi = len(t.log) if until is None else min(until, len(t.log))
+        if count is not None:
+            hi = min(hi, after + count)
+        return [decode(raw) for raw in t.log[after:hi]]
 
     async def _cold_load(self, t: Table) -> str:
         blob = await self.store.load_snapshot(t.id)
