@@ -555,7 +555,7 @@ async def events(ctx: Ctx, table: str, caller: FeedReader,
     if after > t.version:
         raise ApiError(409, "beyond_log", f"the log ends at version {t.version}; read after at most that",
                        extra={"version": t.version})
-    evs = await ctx.store.read(table, after=after, until=after + limit)
+    evs = await ctx.tables.read(t, after=after, until=after + limit)
     return EventPage(version=t.version, events=_feed(t, evs, seat, after + 1))
 
 
@@ -614,11 +614,11 @@ async def stream(request: Request, ctx: Ctx, table: str, caller: FeedReader,
                 yield {"event": "resync", "id": str(after),
                        "data": json.dumps({"version": after, "reason": resync})}
             while not await request.is_disconnected():
-                events = await ctx.store.read(table, after=last, count=200)
+                events = await ctx.tables.read(t, after=last, count=200)
                 revoked = False
                 if seat is not None:
                     # The seat given up: nothing of it after that point.
-                    if last == 0 and await ctx.store.seat_holder(table, seat) != f"tok:{token}":
+                    if last == 0 and not t.archived and await ctx.store.seat_holder(table, seat) != f"tok:{token}":
                         events, revoked = [], True  # freed before the start (maybe someone else's now)
                     for i, e in enumerate(events):
                         if e.type == presence.SEAT_LEFT and e.data["seat"] == seat:
