@@ -59,6 +59,12 @@ def cmd(table: str, command_id: str) -> str:
     return f"{_prefix(table)}:cmd:{command_id}"
 
 
+def cmds(table: str) -> str:
+    """Hash: the recorded outcomes of the table's applied commands, by
+    command id (idempotency); it goes when the table goes."""
+    return f"{_prefix(table)}:cmds"
+
+
 def due(part: int) -> str:
     """Sorted set of a partition: table id by the time (ms) the sweeper
     should look at it next (a bot turn to re-drive, a start to re-send, a
@@ -71,6 +77,14 @@ def waiting(part: int) -> str:
     event, for the tables in :func:`due` (the age of the oldest awaited
     turn is read from it)."""
     return f"tapis:{{p{part}}}:waiting"
+
+
+def unarchived(part: int) -> str:
+    """Sorted set of a partition: table id by the time (ms) of its last
+    event, for the finished tables not archived yet (written only when an
+    archive is configured; the archiver removes a table with its keys).
+    The exporter reads how many there are and the oldest."""
+    return f"tapis:{{p{part}}}:unarchived"
 
 
 def commands(shard: int) -> str:
