@@ -58,22 +58,33 @@ def serve(
     forwarded_allow_ips: str | None = typer.Option(
         None, help="Proxies trusted to name the client in X-Forwarded-For: comma list of addresses or networks,"
         " or '*' (or TAPIS_FORWARDED_ALLOW_IPS). Default: none, the client is the TCP peer."),
+    archive: str | None = typer.Option(
+        None, help="Archive of finished games: postgresql://… or sqlite:///path (or TAPIS_ARCHIVE_URL; 'none': off)."
+        " Default on the embedded store: a SQLite file under ~/.local/share/tapis/, kept across restarts."),
     log_level: str = typer.Option("info", help="Log level."),
 ) -> None:
     """Gateway + workers + bots in one process. With no Redis URL everything
-    runs on an embedded store (fakeredis): nothing else to install or start."""
+    runs on an embedded store (fakeredis): nothing else to install or start;
+    finished games are archived to a SQLite file, so they can be looked at
+    after a restart (`GET /history`, `/replay/<table>`, `tapis replay`)."""
     import uvicorn
 
+    from services.config import archive_enabled, default_archive_url, safe_url
     from services.gateway.server import uvicorn_config
     from services.serve import build_serve_app
 
     _logging(log_level)
     warn_word_model()
     settings = _settings(redis)
+    if archive is not None:
+        settings = settings.model_copy(update={"archive_url": archive})
+    elif settings.redis_url is None and settings.archive_url is None:
+        settings = settings.model_copy(update={"archive_url": default_archive_url()})
     if bots not in ("inprocess", "celery", "none"):
         raise typer.BadParameter("--bots must be inprocess, celery or none")
-    where = settings.redis_url or "embedded store (data is lost when the process stops)"
-    typer.echo(f"Tapis serving on http://{host}:{port} (docs at /docs), store: {where}")
+    where = settings.redis_url or "embedded store (live tables are lost when the process stops)"
+    kept = safe_url(settings.archive_url) if archive_enabled(settings) else "none (finished tables stay in the store)"
+    typer.echo(f"Tapis serving on http://{host}:{port} (docs at /docs), store: {where}, archive: {kept}")
     app_ = build_serve_app(settings, workers=workers, bots=bots)
     uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
                                   forwarded_allow_ips=forwarded_allow_ips)).run()

@@ -136,6 +136,20 @@ class Settings(BaseSettings):
         None, description="Port for the worker/bot /metrics server (gateway serves its own).")
 
 
+def archive_enabled(settings: Settings) -> bool:
+    """True when ``settings.archive_url`` names an archive (not unset,
+    empty or ``none``)."""
+    url = (settings.archive_url or "").strip()
+    return bool(url) and url.lower() != "none"
+
+
+def safe_url(url: str | None) -> str:
+    """``url`` with any password replaced by ``***`` (for logs and banners)."""
+    import re
+
+    return re.sub(r"(//[^:/@]+:)[^@/]*@", r"\1***@", url or "")
+
+
 def default_archive_url() -> str:
     """The archive of the embedded ``tapis serve`` when ``TAPIS_ARCHIVE_URL``
     is unset: a SQLite file under ``$XDG_DATA_HOME/tapis/`` (default

@@ -76,6 +76,19 @@ COMMANDS_LOST = Counter(
 COMMANDS_DEFERRED = Counter(
     "tapis_commands_deferred_total", "Commands left pending for a retry because Redis failed mid-way (transient).",
 )
+GAMES_ARCHIVED = Counter(
+    "tapis_games_archived_total", "Finished tables moved from Redis into the archive (written, verified, keys "
+    "removed), by game.", ["game"],
+)
+ARCHIVE_ERRORS = Counter(
+    "tapis_archive_errors_total", "Archive attempts that failed, by reason (unavailable: the database could not be "
+    "reached or failed; mismatch: the row read back differs from the log; conflict: the table id is archived with "
+    "another log; invalid: the log in Redis does not make a finished game). The table stays in Redis.", ["reason"],
+)
+ARCHIVE_LATENCY = Histogram(
+    "tapis_archive_seconds", "Time to archive one finished table (read the log, write and verify the row, remove "
+    "the keys).", buckets=_LAT,
+)
 LOOP_HEARTBEAT = Gauge(
     "tapis_loop_heartbeat_timestamp_seconds", "Unix time of the last completed iteration of each loop of this "
     "process (shard:<n>, reclaim, sweep, replies).", ["loop"],

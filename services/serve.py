@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 
 
@@ -22,12 +23,12 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     from services.messaging import Submitter
     from services.runtime import make_redis
     from services.store.store import EventStore
-    from services.store.tables import Tables
+    from services.store.tables import Tables, open_archive
     from services.worker.worker import BotScheduler, NoBots, Worker
 
     redis = redis if redis is not None else make_redis(settings)
     store = EventStore.from_settings(redis, settings)
-    tables = Tables(store, capacity=settings.cache_tables)
+    tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings))
     heartbeats = Heartbeats()
 
     class Bots:
@@ -56,6 +57,8 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
         gateway_bots.target = scheduler
         ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
                      name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
+        if tables.archive is not None:
+            await tables.archive.ensure_schema()
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
         try:
             yield
@@ -63,6 +66,13 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             stop.set()
             gateway_bots.target = NoBots()
             await asyncio.gather(*tasks, return_exceptions=True)
+            archiver = ws[0].archiver
+            if archiver is not None and settings.redis_url is None:
+                # The embedded store is in memory: keep its finished games.
+                with contextlib.suppress(Exception):
+                    n = await archiver.flush()
+                    if n:
+                        logging.getLogger("tapis.serve").info("archived %d finished tables before stopping", n)
             if isinstance(scheduler, InProcessBots):
                 await scheduler.close()
 

@@ -17,6 +17,12 @@ from shared import snapshot
 from shared.games import REGISTRY
 from tests import toygame
 
+# `tapis serve` on its embedded store archives finished games to a SQLite
+# file under $XDG_DATA_HOME (services.config.default_archive_url): the
+# tests' servers write theirs in a directory of their own, never the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tapis-test-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
+
 REGISTRY.setdefault("toy", "tests.toygame")
 snapshot.allow(toygame.ToyState)
 

@@ -8,8 +8,14 @@ routes read :class:`GameSummary` pages.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from shared.engine import fold
+from shared.events import decode
+from shared.games import get_game
+from shared.presence import SEAT_LEFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,5 +92,50 @@ def build_record(table: str, meta: dict[str, str], log: list[bytes]) -> Archived
     """The archive record of a finished table from its Redis meta hash and
     its raw log (the encoded events, in order).  Folds the log to read the
     result and places.  Raises ``ValueError`` when the log does not end the
-    game."""
-    raise NotImplementedError  # services/archive/db.py's author fills this in (issue 22)
+    game (``shared.events.EventDecodeError``, a ``ValueError``, on bytes
+    that are no event; ``shared.games.UnknownGame`` for an unknown game).
+
+    Seats come from the meta: ``seat:<n>`` = ``bot:<strategy>`` is a bot,
+    ``tok:<hash>`` a person.  A seat its person left after the start
+    (a ``SeatLeft`` in the log) holds ``bot:<stand-in>`` in the meta but
+    stays kind ``person`` with strategy None: it was a person's game (the
+    stand-in that finished it is named by the ``SeatLeft`` event).  A seat
+    with no ``seat:<n>`` (never joined) is a person's too.  Names are the
+    meta's ``name:<n>`` ("" when missing); scores are floats."""
+    log = list(log)
+    events = [decode(raw) for raw in log]
+    if not events:
+        raise ValueError(f"table {table}: empty log, the game never started")
+    game = get_game(meta["game"])
+    result = game.result(fold(game, events))
+    if result is None:
+        raise ValueError(f"table {table}: the log does not end the game ({len(events)} events)")
+    players = int(meta["players"])
+    left = {e.data.get("seat") for e in events if e.type == SEAT_LEFT}
+    seats = []
+    for n in range(players):
+        who = meta.get(f"seat:{n}", "")
+        is_bot = who.startswith("bot:") and n not in left
+        seats.append(SeatRecord(
+            seat=n,
+            name=meta.get(f"name:{n}", ""),
+            kind="bot" if is_bot else "person",
+            strategy=who[4:] if is_bot else None,
+            place=result.places[n] if n < len(result.places) else None,
+            score=float(result.scores[n]) if n < len(result.scores) else None,
+        ))
+    summary = GameSummary(
+        table=table,
+        game=meta["game"],
+        players=players,
+        options=json.loads(meta.get("options") or "{}"),
+        created_ms=int(meta.get("created") or 0),
+        started_ms=events[0].ts,
+        ended_ms=events[-1].ts,
+        events=len(log),
+        seats=tuple(seats),
+        winners=result.winners,
+        # through JSON: the record reads back from the archive equal to what was built
+        result=json.loads(json.dumps(result.to_json())),
+    )
+    return ArchivedGame(summary=summary, meta=dict(meta), log=tuple(log), digest=log_digest(log))

@@ -18,11 +18,26 @@ Redis Cluster, or fakeredis in embedded mode: the same code path).
 Keys are listed in :mod:`services.store.keys` (``{p}`` below is the
 table's partition hash tag).
 
-Outcome records (``tapis:{p}:T:cmd:<id>``, with a TTL) are short strings
-``ok <first> <last> <digest>``: the versions of the applied command's first
-and last event and a digest of its body (a reused id with another body is
-refused).  Refusals are not recorded: nothing was applied, so a retry is
-simply decided again.
+Outcome records: one hash per table, ``tapis:{p}:T:cmds``, field = the
+command id, value = ``<first> <last> <digest>``: the versions of the
+applied command's first and last event and a digest of its body (a reused
+id with another body is refused).  The hash lives as long as the table:
+it is written by the appends (the first one, the start, gives it the
+meta's expiry if the meta has one), expires with the table's other keys
+after its end and is removed with them (:meth:`EventStore.drop_archived`).
+Kept small, Redis stores it as one compact listpack (up to
+``hash-max-listpack-entries`` fields, 512 by default, of at most
+``hash-max-listpack-value`` bytes, 64): a command id longer than 64 bytes
+is recorded under ``#`` + a 128-bit hash of it (:func:`record_field`).
+Refusals are not recorded: nothing was applied, so a retry is simply
+decided again.
+
+Earlier versions kept each record in a key of its own,
+``tapis:{p}:T:cmd:<id>`` (a string ``ok <first> <last> <digest>`` with a
+TTL): the append script and :meth:`EventStore.outcome` still answer from
+such a key when the hash has no record (a rolling upgrade: commands
+applied by a worker of the earlier version); those keys expire on their
+own.
 """
 
 from __future__ import annotations
@@ -37,11 +52,15 @@ from redis.asyncio import Redis
 from services.store import keys
 from shared.events import Event, decode, encode
 
-# KEYS: meta, events, cmd record, due, waiting.  ARGV: expected version,
-# record TTL s, status ('' none), digest, due ms, last event ms, table id,
-# m (meta fields to set), then m field/value pairs, then the events.
+# KEYS: meta, events, cmds, due, waiting, the command's legacy record key.
+# ARGV: expected version, the command's field in cmds, status ('' none),
+# digest, due ms, last event ms, table id, m (meta fields to set), then m
+# field/value pairs, then the events.  The first append (the start, at
+# version 0) creates cmds: it gets the meta's expiry if the meta has one.
 _APPEND = """
-local rec = redis.call('GET', KEYS[3])
+local rec = redis.call('HGET', KEYS[3], ARGV[2])
+if rec then return {'dup', rec} end
+rec = redis.call('GET', KEYS[6])
 if rec then return {'dup', rec} end
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return {'missing', ''} end
@@ -57,15 +76,20 @@ local nv = v + n
 redis.call('HSET', KEYS[1], 'version', nv)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[3]) end
 for i = 1, m do redis.call('HSET', KEYS[1], ARGV[7 + 2 * i], ARGV[8 + 2 * i]) end
-redis.call('SET', KEYS[3], 'ok ' .. (v + 1) .. ' ' .. nv .. ' ' .. ARGV[4], 'EX', tonumber(ARGV[2]))
+redis.call('HSET', KEYS[3], ARGV[2], (v + 1) .. ' ' .. nv .. ' ' .. ARGV[4])
+if v == 0 then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+end
 redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[7])
 redis.call('ZADD', KEYS[5], tonumber(ARGV[6]), ARGV[7])
 return {'ok', tostring(nv)}
 """
 
 # KEYS: meta, due, waiting.  ARGV: version, due ms ('' = waiting on
-# nothing: remove), last event ms, table id.  Applies only while the table
-# is still at that version (a later append has scheduled it anew).
+# nothing: remove), last event ms ('' = due for no turn, only for its
+# archiving: out of the waiting set), table id.  Applies only while the
+# table is still at that version (a later append has scheduled it anew).
 _SCHEDULE = """
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v or tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
@@ -74,7 +98,11 @@ if ARGV[2] == '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
 else
   redis.call('ZADD', KEYS[2], tonumber(ARGV[2]), ARGV[4])
-  redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[4])
+  if ARGV[3] == '' then
+    redis.call('ZREM', KEYS[3], ARGV[4])
+  else
+    redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[4])
+  end
 end
 return 1
 """
@@ -162,6 +190,38 @@ return 'ok'
 """
 
 
+# KEYS: meta, events, snap, cmds, unarchived.  ARGV: status, retention s (0:
+# none), ended ms (0: not to be archived), table id.  Sets the status of a
+# table that still exists; a finished one's keys expire after the retention,
+# or it is listed as not archived yet.  Returns 1, or 0 (no table).
+_SET_STATUS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then
+  for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
+end
+if tonumber(ARGV[3]) > 0 then redis.call('ZADD', KEYS[5], 'NX', tonumber(ARGV[3]), ARGV[4]) end
+return 1
+"""
+
+# KEYS: meta, events, snap, cmds, due, waiting, unarchived.  ARGV: version,
+# table id.  Removes an archived table's keys and its entries in the due,
+# waiting and unarchived sets, if the table is still at that version
+# (nothing was appended since the archive was written).  Returns 1, 0 (the
+# version moved: not removed) or -1 (no table).
+_DROP = """
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return -1 end
+if tonumber(v) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('ZREM', KEYS[5], ARGV[2])
+redis.call('ZREM', KEYS[6], ARGV[2])
+redis.call('ZREM', KEYS[7], ARGV[2])
+return 1
+"""
+
+
 #: What redis-py returns for XRANGE (bytes responses): ``[(id, {field: value})]``.
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
 #: What it returns for XREAD/XREADGROUP: ``[(stream, entries)]``.
@@ -217,8 +277,12 @@ class EventStore:
     sweeper re-sends the start unless the game has started."""
 
     def __init__(self, redis: Redis, *, command_ttl_s: int = 86_400, redrive_ms: int = 10_000,
-                 start_redrive_ms: int = 5_000, waiting_expiry_s: int = 0, finished_retention_s: int = 0) -> None:
+                 start_redrive_ms: int = 5_000, waiting_expiry_s: int = 0, finished_retention_s: int = 0,
+                 archiving: bool = False) -> None:
         self.redis = redis
+        #: Finished tables go to an archive (``TAPIS_ARCHIVE_URL``): they get
+        #: no retention expiry and are listed in the unarchived sets instead.
+        self.archiving = archiving
         self.waiting_expiry_s = waiting_expiry_s
         self.finished_retention_s = finished_retention_s
         self.command_ttl_s = command_ttl_s
@@ -230,14 +294,18 @@ class EventStore:
         self._leave = redis.register_script(_LEAVE)
         self._schedule = redis.register_script(_SCHEDULE)
         self._claim = redis.register_script(_CLAIM)
+        self._drop = redis.register_script(_DROP)
+        self._set_status = redis.register_script(_SET_STATUS)
 
     @classmethod
     def from_settings(cls, redis: Redis, settings: Any) -> EventStore:
         """The store with the times of ``settings`` (a
         :class:`services.config.Settings`)."""
+        from services.config import archive_enabled
+
         return cls(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
                    start_redrive_ms=settings.redrive_start_ms, waiting_expiry_s=settings.waiting_expiry_s,
-                   finished_retention_s=settings.finished_retention_s)
+                   finished_retention_s=settings.finished_retention_s, archiving=archive_enabled(settings))
 
     # -- tables -----------------------------------------------------------
     async def create(
@@ -388,17 +456,55 @@ class EventStore:
                         pipe.zrem(keys.lobby(g, st), table)
             await pipe.execute()
 
-    async def set_status(self, table: str, status: str) -> None:
+    async def set_status(self, table: str, status: str, ended_ms: int = 0) -> None:
         """Set the table's status field (``waiting``/``playing``/``finished``)
-        and its lobby indexes; a finished table's keys expire after the
-        retention (``finished_retention_s``, 0: kept)."""
+        and its lobby indexes, if the table still exists (one script: a late
+        call never brings back a table removed meanwhile).  A finished
+        table's keys expire after the retention (``finished_retention_s``,
+        0: kept) unless it is to be archived (:attr:`archiving`): then it is
+        listed in its partition's unarchived set at ``ended_ms`` (the time
+        of its last event) until the archiver removes it."""
+        part = keys.partition(table)
+        retention = self.finished_retention_s if status == "finished" and not self.archiving else 0
+        unarchived = ended_ms or int(time.time() * 1000) if status == "finished" and self.archiving else 0
+        done = await self._set_status(
+            keys=[keys.meta(table), keys.events(table), keys.snap(table), keys.cmds(table), keys.unarchived(part)],
+            args=[status, retention, unarchived, table])
+        if done:
+            await self.reindex(table)
+
+    async def unarchived(self) -> list[tuple[str, int]]:
+        """``(table, ended ms)`` of every finished table not archived yet,
+        oldest first (:func:`keys.unarchived` of every partition)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(keys.meta(table), "status", status)
-            if status == "finished" and self.finished_retention_s > 0:
-                for key in (keys.meta(table), keys.events(table), keys.snap(table)):
-                    pipe.expire(key, self.finished_retention_s)
-            await pipe.execute()
-        await self.reindex(table)
+            for part in range(keys.PARTITIONS):
+                pipe.zrange(keys.unarchived(part), 0, -1, withscores=True)
+            rows = await pipe.execute()
+        return sorted(((_s(t), int(ms)) for row in rows for t, ms in row), key=lambda r: r[1])
+
+    async def read_raw(self, table: str) -> list[bytes]:
+        """The table's whole log as the events' encoded bytes, in order
+        (version i+1 at index i), read in pages of 1,000."""
+        out: list[bytes] = []
+        while True:
+            rows = cast(StreamEntries, await self.redis.xrange(keys.events(table), f"{len(out) + 1}-0", "+",
+                                                               count=1000))
+            out += [fields[b"e"] for _id, fields in rows]
+            if len(rows) < 1000:
+                return out
+
+    async def drop_archived(self, table: str, version: int, game: str) -> int:
+        """Remove an archived table from Redis: its keys (meta, log,
+        snapshot, command records) and its due, waiting, unarchived and
+        lobby entries, if it is still at ``version``.  Returns 1 (removed),
+        0 (its version moved: kept) or -1 (already gone)."""
+        part = keys.partition(table)
+        res = int(await self._drop(
+            keys=[keys.meta(table), keys.events(table), keys.snap(table), keys.cmds(table), keys.due(part),
+                  keys.waiting(part), keys.unarchived(part)], args=[version, table]))
+        if res != 0:
+            await self.reindex(table, game=game)  # gone: out of every lobby index
+        return res
 
     # -- the log ----------------------------------------------------------
     async def append(
@@ -446,6 +552,12 @@ class EventStore:
         res = await self._schedule(keys=self._sched_keys(table),
                                    args=[version, "" if due_ms is None else due_ms, last_ts, table])
         return bool(res)
+
+    async def schedule_archive(self, table: str, version: int, due_ms: int) -> bool:
+        """Put a finished ``table`` in its partition's due set at ``due_ms``
+        for the archiver (out of the waiting set: it waits on no turn), if
+        it is still at ``version``."""
+        return bool(await self._schedule(keys=self._sched_keys(table), args=[version, due_ms, "", table]))
 
     def schedule_in(self, pipe: Any, table: str, version: int, due_ms: int | None, last_ts: int) -> bool:
         """Queue :meth:`schedule` in ``pipe`` (a plain pipeline on a

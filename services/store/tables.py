@@ -134,12 +134,13 @@ def open_archive(settings: Any) -> Archive | None:
     """The archive ``settings.archive_url`` names (``postgresql://…``,
     ``sqlite:///…``), or None when it names none (unset, empty or
     ``none``)."""
-    url = (getattr(settings, "archive_url", None) or "").strip()
-    if not url or url.lower() == "none":
+    from services.config import archive_enabled
+
+    if not archive_enabled(settings):
         return None
     from services.archive.db import Archive
 
-    return Archive(url)
+    return Archive(settings.archive_url.strip())
 
 
 class Tables:

@@ -48,7 +48,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -61,10 +61,13 @@ from services.health import Heartbeats, is_transient
 from services.messaging import Command, CommandDecodeError, Reply
 from services.store import keys
 from services.store.store import EventStore, Outcome, StreamReads
-from services.store.tables import Table, Tables
+from services.store.tables import Table, Tables, open_archive
 from shared import presence
 from shared.engine import BAD_ACTION, GAME_OVER, IllegalAction, same_shape
 from shared.events import Event, encode
+
+if TYPE_CHECKING:
+    from services.worker.archiver import Archiver
 
 log = logging.getLogger("tapis.worker")
 
@@ -168,7 +171,15 @@ class Worker:
         self.now_ms = clock or _ms
         self.settings = settings
         self.store = EventStore.from_settings(redis, settings)
-        self.tables = tables or Tables(self.store, capacity=settings.cache_tables)
+        archive = tables.archive if tables is not None and tables.archive is not None else open_archive(settings)
+        self.tables = tables or Tables(self.store, capacity=settings.cache_tables, archive=archive)
+        #: Moves finished tables into the archive (None: no TAPIS_ARCHIVE_URL).
+        self.archiver: Archiver | None = None
+        if archive is not None:
+            from services.worker.archiver import Archiver
+
+            self.archiver = Archiver(self.store, self.tables, archive, after_ms=settings.archive_after_s * 1000,
+                                     retry_ms=settings.archive_retry_s * 1000, now_ms=self.now_ms)
         self.bots = bots or NoBots()
         self.name = name or consumer_name()
         self.shards = shards if shards is not None else list(range(settings.shards))
@@ -616,11 +627,15 @@ class Worker:
             if table.version != version:  # a later append exists: its worker schedules the table
                 return
             if game.result(table.state) is not None:
-                await self.store.set_status(table.id, "finished")
+                await self.store.set_status(table.id, "finished", table.last_ts)
                 table.status = "finished"
                 metrics.GAMES_FINISHED.labels(game.name).inc()
                 await self.redis.hincrby(keys.STATS, f"active:{game.name}", -1)
-                await self.store.schedule(table.id, version, None, table.last_ts)
+                if self.archiver is None:
+                    await self.store.schedule(table.id, version, None, table.last_ts)
+                else:  # due for the archiver
+                    await self.store.schedule_archive(table.id, version,
+                                                      table.last_ts + self.settings.archive_after_s * 1000)
             else:
                 bots = self._bot_turns(table)
                 if bots and self.settings.chaos_kill_after_append:
@@ -687,9 +702,10 @@ class Worker:
         its bot and stand-in turns again, run out expired turn clocks; then
         schedule its next due time.  Idempotent (see module doc).  Returns
         what was done: ``gone``, ``idle``, ``start``, ``finished``,
+        ``archived``, ``archive_error``,
         ``timeout``, ``bot`` or ``waiting``."""
         t = await self.tables.get(table_id, refresh_meta=True)
-        if t is None:
+        if t is None or t.archived:
             await self.store.unschedule(table_id)
             return "gone"
         if not t.started:
@@ -704,7 +720,9 @@ class Worker:
                 await self.store.schedule(table_id, 0, None, 0)
             return "start"
         if t.game.result(t.state) is not None:
-            await self.store.set_status(table_id, "finished")  # again: the first may have died half-way
+            await self.store.set_status(table_id, "finished", t.last_ts)  # again: the first may have died half-way
+            if self.archiver is not None:
+                return await self.archiver.redrive(t)
             await self.store.schedule(table_id, t.version, None, t.last_ts)
             return "finished"
         now = self.now_ms()
