@@ -1,0 +1,453 @@
+"""The archive database: finished games in PostgreSQL or SQLite (issue 22).
+
+One schema, described once in :data:`metadata` (SQLAlchemy Core) and
+created by the Alembic revisions shipped in ``migrations/``
+(:meth:`Archive.migrate`, ``tapis archive migrate``):
+
+* ``games``: one row a game, keyed by ``table_id``: ``game``, ``players``,
+  ``options`` (JSON text), ``created_ms``/``started_ms``/``ended_ms`` (ms
+  since the epoch), ``events`` (the log's length), ``winners`` and
+  ``result`` (JSON text), ``meta`` (JSON text: the whole Redis meta hash,
+  seat token hashes included: never shown by a summary), ``digest``
+  (:func:`~services.archive.model.log_digest`), ``log`` (the blob, below)
+  and ``archived_ms``;
+* ``seats``: one row a seat (``name``, ``kind``, ``strategy``, ``place``,
+  ``score``) with its game's ``ended_ms`` again, so that a player's or a
+  strategy's history is one ordered index range (keyset paging).
+
+The blob is one zstd frame (level :data:`ZSTD_LEVEL`, content size in its
+header) of the msgpack array of the events' encoded bytes, exactly as
+they were in the Redis stream.
+
+:class:`Archive` runs the blocking SQLAlchemy work in a thread
+(``asyncio.to_thread``).  Every database error (server down or gone,
+refused connection, locked file) is raised as :class:`ArchiveUnavailable`:
+the caller tries again later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgpack
+import sqlalchemy as sa
+import zstandard
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Connection, Engine, make_url
+
+from services.archive.model import ArchivedGame, GameSummary, HistoryPage, SeatRecord, log_digest
+
+#: zstd level of the log blobs (19 saves ~5% more for ~10x the time).
+ZSTD_LEVEL = 10
+#: Alembic's version table in the archive's database.
+VERSION_TABLE = "archive_version"
+#: The key of the PostgreSQL advisory lock taken around a migration.
+MIGRATION_LOCK = 0x7A_9153_2201
+#: The most items :meth:`Archive.search` returns in one page.
+MAX_PAGE = 1000
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("created_ms", sa.BigInteger, nullable=False),
+    sa.Column("started_ms", sa.BigInteger, nullable=False),
+    sa.Column("ended_ms", sa.BigInteger, nullable=False),
+    sa.Column("events", sa.Integer, nullable=False),
+    sa.Column("winners", sa.Text, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("meta", sa.Text, nullable=False),
+    sa.Column("digest", sa.Text, nullable=False),
+    sa.Column("log", sa.LargeBinary, nullable=False),
+    sa.Column("archived_ms", sa.BigInteger, nullable=False),
+)
+sa.Index("ix_games_ended", games.c.ended_ms, games.c.table_id)
+sa.Index("ix_games_game_ended", games.c.game, games.c.ended_ms, games.c.table_id)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("games.table_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("ended_ms", sa.BigInteger, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("strategy", sa.Text, nullable=True),
+    sa.Column("place", sa.Integer, nullable=True),
+    sa.Column("score", sa.Double, nullable=True),
+)
+sa.Index("ix_seats_name", seats.c.name, seats.c.ended_ms, seats.c.table_id)
+sa.Index("ix_seats_strategy", seats.c.strategy, seats.c.ended_ms, seats.c.table_id)
+
+#: The columns of a summary (no meta, no log).
+_SUMMARY = [c for c in games.c if c.name not in ("meta", "log", "digest", "archived_ms")]
+
+T = TypeVar("T")
+
+
+class ArchiveUnavailable(Exception):
+    """The archive's database could not be reached or failed (connection
+    refused, server gone, file locked): nothing was written; try again
+    later.  ``__cause__`` is the database's error."""
+
+
+class ArchiveConflict(Exception):
+    """:meth:`Archive.put` of a table already archived with another log
+    (another digest or event count): nothing was written."""
+
+
+# -- encoding ----------------------------------------------------------------
+
+def pack_log(log: Sequence[bytes]) -> bytes:
+    """The blob of a log: zstd (:data:`ZSTD_LEVEL`) of the msgpack array of
+    the events' encoded bytes."""
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(msgpack.packb(list(log), use_bin_type=True))
+
+
+def unpack_log(blob: bytes) -> tuple[bytes, ...]:
+    """The log of a blob made by :func:`pack_log`.  Raises ``ValueError``
+    (``zstandard.ZstdError`` or a msgpack error) on a damaged blob."""
+    try:
+        items = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(blob), raw=False)
+    except (zstandard.ZstdError, msgpack.UnpackException, ValueError) as exc:
+        raise ValueError(f"damaged log blob: {exc}") from exc
+    if not isinstance(items, list) or not all(isinstance(x, bytes) for x in items):
+        raise ValueError("damaged log blob: not a list of bytes")
+    return tuple(items)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_cursor(ended_ms: int, table: str) -> str:
+    """The opaque cursor of a page that ends at ``(ended_ms, table)``."""
+    return base64.urlsafe_b64encode(f"{ended_ms}:{table}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[int, str]:
+    """``(ended_ms, table)`` of a cursor made by :func:`encode_cursor`.
+    Raises ``ValueError`` on anything else."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        ms, table = text.split(":", 1)
+        if not table or not ms.isdigit():
+            raise ValueError
+        return int(ms), table
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise ValueError(f"malformed cursor: {cursor!r}") from None
+
+
+def _summary(row: Any, seat_rows: Sequence[Any]) -> GameSummary:
+    return GameSummary(
+        table=row.table_id, game=row.game, players=row.players, options=json.loads(row.options),
+        created_ms=row.created_ms, started_ms=row.started_ms, ended_ms=row.ended_ms, events=row.events,
+        seats=tuple(SeatRecord(s.seat, s.name, s.kind, s.strategy, s.place, s.score) for s in seat_rows),
+        winners=tuple(json.loads(row.winners)), result=None if row.result is None else json.loads(row.result))
+
+
+# -- engines -----------------------------------------------------------------
+
+def make_engine(url: str, *, pool_size: int = 5) -> Engine:
+    """A SQLAlchemy engine for ``postgresql://…`` (psycopg 3; ``postgres://``
+    and ``postgresql+psycopg://`` too) or ``sqlite:///path`` (its directory
+    created; WAL journal, foreign keys on, each transaction a ``BEGIN``, a
+    write's ``BEGIN IMMEDIATE``; ``sqlite://`` alone: in memory).  Raises
+    ``ValueError`` for another scheme, ``OSError`` when the SQLite file's
+    directory cannot be created."""
+    u = make_url(url)
+    backend = u.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+psycopg")
+        args: dict[str, Any] = {} if "connect_timeout" in u.query else {"connect_timeout": 5}
+        return sa.create_engine(u, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
+                                connect_args=args)
+    if backend != "sqlite":
+        raise ValueError(f"archive URL must be postgresql://… or sqlite:///path, not {u.drivername}://")
+    if u.database in (None, "", ":memory:"):
+        engine = sa.create_engine("sqlite://", poolclass=sa.StaticPool, connect_args={"check_same_thread": False})
+    else:
+        Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(u, pool_size=pool_size, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # the "begin" hook below begins transactions, DDL included
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("archive_write") else "BEGIN")
+
+    return engine
+
+
+def _alembic_config(connection: Connection) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("path_separator", "os")
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+# -- the archive -------------------------------------------------------------
+
+class Archive:
+    """The archive of finished games at ``url`` (``postgresql://…`` or
+    ``sqlite:///path``, see :func:`make_engine`; ``pool_size``: pooled
+    connections, as many again on demand).  Async methods run in a thread
+    and raise :class:`ArchiveUnavailable` on any database error."""
+
+    def __init__(self, url: str, *, pool_size: int = 5) -> None:
+        self.url = url
+        self.engine = make_engine(url, pool_size=pool_size)
+        self.dialect: str = self.engine.dialect.name
+
+    @classmethod
+    def from_url(cls, url: str) -> Archive:
+        """``Archive(url)``."""
+        return cls(url)
+
+    def __repr__(self) -> str:
+        return f"Archive({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    # -- plumbing --------------------------------------------------------
+    def _guarded(self, fn: Callable[..., T], *args: Any) -> T:
+        try:
+            return fn(*args)
+        except (sa_exc.DBAPIError, sa_exc.TimeoutError) as exc:
+            raise ArchiveUnavailable(f"archive {self!r}: {exc.__class__.__name__}: {exc}".splitlines()[0]) from exc
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(self._guarded, fn, *args)
+
+    @contextmanager
+    def _tx(self, *, write: bool = False) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            if write:
+                conn.execution_options(archive_write=True)
+            with conn.begin():
+                yield conn
+
+    # -- schema ----------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic ``upgrade
+        head``; nothing to do: nothing done).  On PostgreSQL under an
+        advisory lock, so processes starting together migrate once.
+        Blocking; raises :class:`ArchiveUnavailable`."""
+        self._guarded(self._migrate)
+
+    def _migrate(self) -> None:
+        from alembic import command
+
+        with self._tx(write=True) as conn:
+            if self.dialect == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+            command.upgrade(_alembic_config(conn), "head")
+
+    async def ensure_schema(self) -> None:
+        """:meth:`migrate` in a thread."""
+        await asyncio.to_thread(self.migrate)
+
+    # -- writes ----------------------------------------------------------
+    async def put(self, game: ArchivedGame) -> str:
+        """Store ``game`` (its row and its seats, one transaction):
+        ``"written"``, or ``"exists"`` when that table is archived already
+        with the same digest and event count (nothing written).  Raises
+        :class:`ArchiveConflict` when it is archived with another log,
+        ``ValueError`` when ``game.digest`` or its event count does not
+        match its log, :class:`ArchiveUnavailable`."""
+        s = game.summary
+        if s.events != len(game.log) or game.digest != log_digest(game.log):
+            raise ValueError(f"table {s.table}: digest or event count does not match the log")
+        row = {
+            "table_id": s.table, "game": s.game, "players": s.players, "options": _json(s.options),
+            "created_ms": s.created_ms, "started_ms": s.started_ms, "ended_ms": s.ended_ms, "events": s.events,
+            "winners": _json(list(s.winners)), "result": None if s.result is None else _json(s.result),
+            "meta": _json(game.meta), "digest": game.digest, "log": pack_log(game.log),
+            "archived_ms": int(time.time() * 1000),
+        }
+        seat_rows = [{"table_id": s.table, "seat": r.seat, "ended_ms": s.ended_ms, "name": r.name, "kind": r.kind,
+                      "strategy": r.strategy, "place": r.place, "score": r.score} for r in s.seats]
+        held = await self._run(self._put, row, seat_rows)
+        if held is None:
+            return "written"
+        if held == (game.digest, s.events):
+            return "exists"
+        raise ArchiveConflict(f"table {s.table} is archived with another log ({held[1]} events, digest {held[0]})")
+
+    def _put(self, row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> tuple[str, int] | None:
+        """None once written, else the ``(digest, events)`` already held."""
+        query = sa.select(games.c.digest, games.c.events).where(games.c.table_id == row["table_id"])
+        for attempt in (1, 2):
+            try:
+                with self._tx(write=True) as conn:
+                    held = conn.execute(query).first()
+                    if held is None:
+                        conn.execute(games.insert(), row)
+                        if seat_rows:
+                            conn.execute(seats.insert(), seat_rows)
+                        return None
+                    return held.digest, held.events
+            except sa_exc.IntegrityError:
+                if attempt == 2:  # not another writer's row: let it surface
+                    raise
+        raise AssertionError("unreachable")
+
+    # -- reads -----------------------------------------------------------
+    async def verify(self, table: str, digest: str, events: int) -> bool:
+        """True when ``table`` is archived with ``events`` events and its
+        stored log, read back and decompressed, has ``digest``: what the
+        archiver checks before it deletes the table from Redis.  False when
+        absent, different or damaged.  Raises :class:`ArchiveUnavailable`."""
+        got = await self._run(self._fetch_one, sa.select(games.c.digest, games.c.events, games.c.log)
+                              .where(games.c.table_id == table))
+        if got is None or got.events != events or got.digest != digest:
+            return False
+        try:
+            log = unpack_log(got.log)
+        except ValueError:
+            return False
+        return len(log) == events and log_digest(log) == digest
+
+    def _fetch_one(self, query: Any) -> Any:
+        with self._tx() as conn:
+            return conn.execute(query).first()
+
+    async def get(self, table: str) -> ArchivedGame | None:
+        """The whole archived game (meta and decompressed log), or None.
+        Raises :class:`ArchiveUnavailable`; ``ValueError`` on a damaged blob."""
+        found = await self._run(self._games, sa.select(games).where(games.c.table_id == table))
+        return _archived(found[0]) if found else None
+
+    async def summary(self, table: str) -> GameSummary | None:
+        """The summary of an archived game (no log, no meta), or None.
+        Raises :class:`ArchiveUnavailable`."""
+        found = await self._run(self._games, sa.select(*_SUMMARY).where(games.c.table_id == table))
+        return _summary(*found[0]) if found else None
+
+    def _games(self, query: Any) -> list[tuple[Any, list[Any]]]:
+        """``(row, seat rows)`` of each game ``query`` selects, in its order."""
+        with self._tx() as conn:
+            rows = conn.execute(query).all()
+            if not rows:
+                return []
+            by_table: dict[str, list[Any]] = {r.table_id: [] for r in rows}
+            for s in conn.execute(sa.select(seats).where(seats.c.table_id.in_(list(by_table)))
+                                  .order_by(seats.c.table_id, seats.c.seat)):
+                by_table[s.table_id].append(s)
+        return [(r, by_table[r.table_id]) for r in rows]
+
+    async def search(self, *, game: str | None = None, player: str | None = None, strategy: str | None = None,
+                     since_ms: int | None = None, until_ms: int | None = None, limit: int = 50,
+                     cursor: str | None = None) -> HistoryPage:
+        """Archived games, newest first (by ``ended_ms``, then table id,
+        both descending), ``limit`` a page (1..:data:`MAX_PAGE`): of
+        ``game``; with a seat named ``player`` (exact); with a bot seat of
+        ``strategy``; ended in ``[since_ms, until_ms)`` (ms since the
+        epoch).  ``cursor``: the ``next`` of the previous page.  Raises
+        ``ValueError`` on a malformed cursor or limit,
+        :class:`ArchiveUnavailable`."""
+        if not 1 <= limit <= MAX_PAGE:
+            raise ValueError(f"limit must be 1..{MAX_PAGE}")
+        after = decode_cursor(cursor) if cursor else None
+        keys = _page_keys(game, player, strategy, since_ms, until_ms, after, limit + 1)
+        found = await self._run(self._search, keys, limit + 1)
+        items = [_summary(r, s) for r, s in found[:limit]]
+        more = len(found) > limit
+        return HistoryPage(items, encode_cursor(items[-1].ended_ms, items[-1].table) if more else None)
+
+    def _search(self, keys: Any, n: int) -> list[tuple[Any, list[Any]]]:
+        with self._tx() as conn:
+            ids = [r.table_id for r in conn.execute(keys)]
+        if not ids:
+            return []
+        found = self._games(sa.select(*_SUMMARY).where(games.c.table_id.in_(ids)))
+        order = {t: i for i, t in enumerate(ids)}
+        return sorted(found, key=lambda f: order[f[0].table_id])[:n]
+
+    async def iter_games(self, *, game: str | None = None, since_ms: int | None = None,
+                         until_ms: int | None = None, batch: int = 200) -> AsyncIterator[ArchivedGame]:
+        """Every archived game (of ``game``, ended in ``[since_ms,
+        until_ms)``), oldest first, read ``batch`` at a time (bulk export).
+        Raises :class:`ArchiveUnavailable`; ``ValueError`` on a damaged blob."""
+        after: tuple[int, str] | None = None
+        while True:
+            query = sa.select(games).order_by(games.c.ended_ms, games.c.table_id).limit(batch)
+            query = query.where(*_filters(games, game, since_ms, until_ms))
+            if after is not None:
+                query = query.where(sa.tuple_(games.c.ended_ms, games.c.table_id) > sa.tuple_(*after))
+            found = await self._run(self._games, query)
+            for row, seat_rows in found:
+                yield _archived((row, seat_rows))
+            if len(found) < batch:
+                return
+            after = (found[-1][0].ended_ms, found[-1][0].table_id)
+
+    async def count(self) -> int:
+        """The number of archived games.  Raises :class:`ArchiveUnavailable`."""
+        row = await self._run(self._fetch_one, sa.select(sa.func.count()).select_from(games))
+        return int(row[0])
+
+    async def close(self) -> None:
+        """Close the pooled connections."""
+        await asyncio.to_thread(self.engine.dispose)
+
+
+def _archived(found: tuple[Any, list[Any]]) -> ArchivedGame:
+    row, seat_rows = found
+    return ArchivedGame(summary=_summary(row, seat_rows), meta=json.loads(row.meta), log=unpack_log(row.log),
+                        digest=row.digest)
+
+
+def _filters(t: Any, game: str | None, since_ms: int | None, until_ms: int | None) -> list[Any]:
+    """The conditions on the ``game`` and ``ended_ms`` columns of ``t``."""
+    out = []
+    if game is not None and "game" in t.c:
+        out.append(t.c.game == game)
+    if since_ms is not None:
+        out.append(t.c.ended_ms >= since_ms)
+    if until_ms is not None:
+        out.append(t.c.ended_ms < until_ms)
+    return out
+
+
+def _page_keys(game: str | None, player: str | None, strategy: str | None, since_ms: int | None,
+               until_ms: int | None, after: tuple[int, str] | None, n: int) -> Any:
+    """The query of the ``(ended_ms, table_id)`` of a page's games, newest
+    first: a range of the seats' name or strategy index when one is asked
+    for (distinct: a name may sit twice at one table), else of games'."""
+    if player is None and strategy is None:
+        t: Any = games
+        query = sa.select(t.c.ended_ms, t.c.table_id)
+    else:
+        t = seats.alias("s")
+        query = sa.select(t.c.ended_ms, t.c.table_id).distinct()
+        query = query.where(t.c.name == player if player is not None else t.c.strategy == strategy)
+        if player is not None and strategy is not None:
+            other = seats.alias("o")
+            query = query.where(sa.exists().where(other.c.table_id == t.c.table_id, other.c.strategy == strategy))
+        if game is not None:
+            query = query.where(sa.exists().where(games.c.table_id == t.c.table_id, games.c.game == game))
+    query = query.where(*_filters(t, game, since_ms, until_ms))
+    if after is not None:
+        query = query.where(sa.tuple_(t.c.ended_ms, t.c.table_id) < sa.tuple_(*after))
+    return query.order_by(t.c.ended_ms.desc(), t.c.table_id.desc()).limit(n)
