@@ -1,0 +1,199 @@
+"""The archiver (issue 22, services/worker/archiver.py): a finished table
+leaves Redis for the archive ``archive_after_s`` after its end, and every
+read of it answers the same bytes before and after.  On fakeredis and a
+real Redis, with a SQLite archive (tests/test_archive.py runs the
+archive's own contract on PostgreSQL too)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import httpx
+import pytest
+
+from services import metrics
+from services.archive.db import Archive, ArchiveUnavailable
+from services.config import Settings
+from services.gateway.app import create_app
+from services.store import keys
+from services.worker.worker import Worker
+from tests.test_decide_in_gateway import Recorder, auth
+
+AFTER_S = 300
+
+
+def settings(url: str | None, **kw) -> Settings:
+    return Settings(redis_url=None, shards=2, rate_limits=False, decide_in_gateway=True, archive_url=url,
+                    archive_after_s=AFTER_S, **kw)
+
+
+@contextlib.asynccontextmanager
+async def gateway(redis, url: str | None):
+    """A gateway alone over ``redis`` reading the archive at ``url``."""
+    app = create_app(settings(url), redis, bots=Recorder())
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tapis") as client:
+            yield client
+
+
+@pytest.fixture
+def url(tmp_path) -> str:
+    u = f"sqlite:///{tmp_path / 'archive.db'}"
+    Archive(u).migrate()
+    return u
+
+
+async def finished_toy_table(gw: httpx.AsyncClient, target: int = 5) -> tuple[str, list[str], int]:
+    """A toy table of two people played to the end through the gateway:
+    (table id, seat tokens, time of its last event in ms)."""
+    r = await gw.post("/tables", json={"game": "toy", "players": 2, "options": {"target": target},
+                                       "turn_seconds": None})
+    table = r.json()["id"]
+    tokens = [(await gw.post(f"/tables/{table}/join", json={"name": f"p{i}"})).json()["token"] for i in range(2)]
+    last_ts = 0
+    for i in range(target):
+        seat = i % 2
+        for _ in range(50):  # the start is a command: wait until it is in the log
+            view = (await gw.get(f"/tables/{table}/view", headers=auth(tokens[seat]))).json()
+            if view["legal_actions"]:
+                break
+            await asyncio.sleep(0.01)
+        r = await gw.post(f"/tables/{table}/actions", headers=auth(tokens[seat]),
+                          json={"action": {"type": "add", "n": 1}, "command_id": f"c{i}"})
+        assert r.status_code == 200, r.text
+        last_ts = r.json()["events"][-1]["ts"]
+    assert (await gw.get(f"/tables/{table}")).json()["status"] == "finished"
+    return table, tokens, last_ts
+
+
+async def reads(gw: httpx.AsyncClient, table: str, tokens: list[str]) -> dict[str, bytes]:
+    """Every read of a table a client can make, as bytes."""
+    out: dict[str, bytes] = {}
+    out["info"] = (await gw.get(f"/tables/{table}")).content
+    for who, headers in [("spectator", {})] + [(f"seat{i}", auth(t)) for i, t in enumerate(tokens)]:
+        out[f"view:{who}"] = (await gw.get(f"/tables/{table}/view", headers=headers)).content
+        for after in (0, 1, 3):
+            out[f"events:{who}:{after}"] = (await gw.get(f"/tables/{table}/events?after={after}",
+                                                         headers=headers)).content
+    return out
+
+
+async def table_keys(redis, table: str) -> list[bytes]:
+    """Every Redis key that names ``table`` or holds it in a sorted set."""
+    names = [k async for k in redis.scan_iter(match=f"*{table}*")]
+    for k in [k async for k in redis.scan_iter(match="tapis:*")]:
+        if await redis.type(k) in (b"zset", "zset") and await redis.zscore(k, table) is not None:
+            names.append(k)
+    return sorted(names)
+
+
+async def test_a_finished_table_moves_to_the_archive_and_reads_the_same_bytes(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        table, tokens, last_ts = await finished_toy_table(gw)
+        before = await reads(gw, table, tokens)
+        part = keys.partition(table)
+        # Due for the archiver at its end + archive_after_s, and no longer "waiting" on a turn.
+        assert await redis_client.zscore(keys.due(part), table) == last_ts + AFTER_S * 1000
+        assert await redis_client.zscore(keys.waiting(part), table) is None
+        assert await redis_client.zscore(keys.unarchived(part), table) == last_ts
+
+        early = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: last_ts + AFTER_S * 1000 - 1)
+        assert await early.sweep_once(now_ms=last_ts + AFTER_S * 1000 - 1) == 0
+        archived = metrics.GAMES_ARCHIVED.labels("toy")._value.get()
+        worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: last_ts + AFTER_S * 1000)
+        assert await worker.sweep_once(now_ms=last_ts + AFTER_S * 1000) == 1
+        assert metrics.GAMES_ARCHIVED.labels("toy")._value.get() == archived + 1
+        assert await table_keys(redis_client, table) == []  # nothing of it left in Redis
+
+        assert await reads(gw, table, tokens) == before  # this gateway had it cached
+    async with gateway(redis_client, url) as fresh:  # another reads it from the archive
+        assert await reads(fresh, table, tokens) == before
+        rec = await Archive(url).get(table)
+        assert rec is not None and rec.summary.events == 1 + 5  # the deal and five adds (the toy game has no end event)
+        assert [s.name for s in rec.summary.seats] == ["p0", "p1"]
+
+
+async def test_an_archived_table_refuses_actions_and_stays_out_of_redis(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        table, tokens, last_ts = await finished_toy_table(gw, target=3)
+        worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: last_ts + AFTER_S * 1000)
+        assert await worker.sweep_once(now_ms=last_ts + AFTER_S * 1000) == 1
+    async with gateway(redis_client, url) as fresh:
+        r = await fresh.post(f"/tables/{table}/actions", headers=auth(tokens[0]),
+                             json={"action": {"type": "add", "n": 1}, "command_id": "late"})
+        assert r.status_code == 409 and r.json()["code"] == "game_over"
+        r = await fresh.post(f"/tables/{table}/leave", headers=auth(tokens[1]))
+        assert r.status_code == 409, r.text
+        r = await fresh.post(f"/tables/{table}/actions", headers=auth("not-a-token"),
+                             json={"action": {"type": "add", "n": 1}})
+        assert r.status_code == 403
+    assert await table_keys(redis_client, table) == []
+
+
+async def test_with_the_database_down_the_table_stays_in_redis_and_is_archived_later(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        table, tokens, last_ts = await finished_toy_table(gw, target=3)
+        before = await reads(gw, table, tokens)
+    now = last_ts + AFTER_S * 1000
+    down = "postgresql://tapis@127.0.0.1:1/none"  # nothing listens on port 1
+    errors = metrics.ARCHIVE_ERRORS.labels("unavailable")._value.get()
+    worker = Worker(redis_client, settings(down, archive_retry_s=30), bots=Recorder(), clock=lambda: now)
+    assert await worker.redrive(table) == "archive_error"
+    assert metrics.ARCHIVE_ERRORS.labels("unavailable")._value.get() == errors + 1
+    part = keys.partition(table)
+    assert await redis_client.zscore(keys.due(part), table) == now + 30_000  # tried again later
+    assert await redis_client.exists(keys.meta(table), keys.events(table)) == 2
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now + 30_000)
+    assert await worker.sweep_once(now_ms=now + 30_000) == 1
+    assert await table_keys(redis_client, table) == []
+    async with gateway(redis_client, url) as fresh:
+        assert await reads(fresh, table, tokens) == before
+
+
+async def test_an_archiver_that_died_before_removing_the_keys_writes_nothing_twice(redis_client, url, monkeypatch):
+    async with gateway(redis_client, url) as gw:
+        table, _tokens, last_ts = await finished_toy_table(gw, target=3)
+    now = last_ts + AFTER_S * 1000
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+
+    async def killed(*_a, **_k):
+        raise SystemExit("SIGKILL between the write and the removal")
+
+    monkeypatch.setattr(worker.store, "drop_archived", killed)
+    with pytest.raises(SystemExit):
+        await worker.redrive(table)
+    assert await Archive(url).count() == 1
+    assert await redis_client.exists(keys.meta(table)) == 1  # still in Redis, still due
+    monkeypatch.undo()
+    again = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now + 20_000)
+    assert await again.redrive(table) == "archived"
+    assert await Archive(url).count() == 1
+    assert await table_keys(redis_client, table) == []
+
+
+async def test_two_workers_sweeping_together_archive_a_table_once(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2) for _ in range(3)]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    a = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    b = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    counts = await asyncio.gather(a.sweep_once(now_ms=now), b.sweep_once(now_ms=now))
+    assert sum(counts) == 3  # each table claimed by one of them
+    assert await Archive(url).count() == 3
+    for table, _tokens, _ts in tables:
+        assert await table_keys(redis_client, table) == []
+
+
+async def test_without_an_archive_a_finished_table_keeps_its_retention(redis_client):
+    async with gateway(redis_client, None) as gw:
+        table, _tokens, _last_ts = await finished_toy_table(gw, target=2)
+    part = keys.partition(table)
+    assert await redis_client.zscore(keys.due(part), table) is None
+    assert await redis_client.zscore(keys.unarchived(part), table) is None
+    assert 0 < await redis_client.ttl(keys.events(table)) <= 7 * 86_400
+
+
+def test_archive_unavailable_is_what_a_closed_port_raises(url):
+    with pytest.raises(ArchiveUnavailable):
+        asyncio.run(Archive("postgresql://tapis@127.0.0.1:1/none").count())
