@@ -1,4 +1,4 @@
-"""The ``tapis`` command: serve, gateway, worker, bots, demo, replay.
+"""The ``tapis`` command: serve, gateway, worker, bots, demo, replay, archive.
 
 Every role reads the same settings (``TAPIS_*`` environment variables,
 see :mod:`services.config`); flags override them.
@@ -304,6 +304,42 @@ def exporter(
         typer.echo("tapis exporter needs --redis or TAPIS_REDIS_URL", err=True)
         raise typer.Exit(2)
     raise typer.Exit(run_exporter(settings, host=host, port=port, alive_s=alive_s))
+
+
+archive_app = typer.Typer(no_args_is_help=True, help="The archive of finished games (TAPIS_ARCHIVE_URL).")
+app.add_typer(archive_app, name="archive")
+
+
+@archive_app.command("migrate")
+def archive_migrate(
+    url: str | None = typer.Option(
+        None, help="Archive URL: postgresql://user@host:5432/db or sqlite:///path (or TAPIS_ARCHIVE_URL)."),
+) -> None:
+    """Create or upgrade the archive's schema (Alembic upgrade head); nothing
+    to do is no error, and processes may run it together. Exit 2 without a
+    URL, 1 when the database cannot be reached."""
+    from services.archive.db import Archive, ArchiveUnavailable
+    from services.config import Settings
+
+    url = url or Settings().archive_url
+    if not url:
+        typer.echo("tapis archive migrate needs --url or TAPIS_ARCHIVE_URL"
+                   " (postgresql://user@host:5432/db or sqlite:///path)", err=True)
+        raise typer.Exit(2)
+    try:
+        archive = Archive(url)
+    except (ValueError, OSError) as exc:
+        typer.echo(f"tapis archive migrate: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        archive.migrate()
+        revision = archive.revision()
+    except ArchiveUnavailable as exc:
+        typer.echo(f"tapis archive migrate: archive unavailable: {exc}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        archive.engine.dispose()
+    typer.echo(f"{archive!r}: schema at revision {revision}")
 
 
 def main() -> None:  # pragma: no cover

@@ -16,6 +16,7 @@ import pytest
 from shared import snapshot
 from shared.games import REGISTRY
 from tests import toygame
+from tests.archive_fixtures import archive_url  # noqa: F401 -- the archive's fixture (SQLite, PostgreSQL)
 
 # `tapis serve` on its embedded store archives finished games to a SQLite
 # file under $XDG_DATA_HOME (services.config.default_archive_url): the

@@ -263,6 +263,17 @@ class Archive:
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
             command.upgrade(_alembic_config(conn), "head")
 
+    def revision(self) -> str | None:
+        """The schema revision the database is at (None: never migrated).
+        Blocking; raises :class:`ArchiveUnavailable`."""
+        return self._guarded(self._revision)
+
+    def _revision(self) -> str | None:
+        from alembic.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+
     async def ensure_schema(self) -> None:
         """:meth:`migrate` in a thread."""
         await asyncio.to_thread(self.migrate)
