@@ -128,13 +128,14 @@ def create_app(
         openapi_tags=[
             {"name": "games", "description": "The games hosted, their options and bot strategies."},
             {"name": "tables", "description": "Lobby, creating and joining tables, views, actions, event feeds."},
+            {"name": "history", "description": "Finished games kept in the archive: who played, who won, when."},
             {"name": "operations", "description": "Health, readiness and Prometheus metrics."},
         ],
     )
     app.state.ctx = ctx
     errors.install(app)
 
-    from services.gateway import apidocs, openapi, routes_games, routes_ops, routes_tables, web
+    from services.gateway import apidocs, openapi, routes_games, routes_history, routes_ops, routes_tables, web
 
     # Added first = innermost: the hot routes' plainly valid requests are
     # answered here, inside the limits and the metrics (fast_routes).
@@ -151,6 +152,7 @@ def create_app(
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)
+    app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
     web.install(app)
     apidocs.install(app)

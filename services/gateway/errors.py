@@ -100,6 +100,13 @@ def install(app: FastAPI) -> None:
         title = "Malformed JSON" if exc.status_code == 400 else None
         return problem(exc.status_code, code, detail, title, headers=exc.headers)  # 405 keeps its Allow
 
+    from services.archive.db import ArchiveUnavailable
+
+    @app.exception_handler(ArchiveUnavailable)
+    async def _archive_down(_req: Request, exc: ArchiveUnavailable):
+        # the archive's database (TAPIS_ARCHIVE_URL): history, and reads of archived tables
+        return problem(503, "archive_unavailable", "the archive of finished games is unavailable; retry shortly")
+
     @app.exception_handler(RedisError)
     async def _store_down(_req: Request, exc: RedisError):
         return problem(503, "store_unavailable", "the event store is unavailable or saturated; retry shortly")

@@ -241,3 +241,43 @@ class EventPage(BaseModel):
 
     version: int = Field(description="The table's version now.")
     events: list[dict[str, Any]] = Field(description="Each with its `version` (position in the log).")
+
+
+class HistorySeat(BaseModel):
+    """One seat of an archived game."""
+
+    seat: int
+    name: str = Field(description="The name given at join, or the bot's (`heuristic bot 1`).")
+    kind: str = Field(description="`human` or `bot`. A person's seat stays `human` even if the person left it and a "
+                                  "stand-in bot finished the game.")
+    strategy: str | None = Field(description="A bot seat's strategy; null for a person's.")
+    place: int | None = Field(description="1 = first; tied seats share a place.")
+    score: float | None = Field(description="The seat's final total as the game counts it (penalty points in Mau "
+                                            "Mau and Maudix, where lower is better); null when the game has none.")
+
+
+class HistoryGame(BaseModel):
+    """An archived game: who played, the result and when (never its log, meta or a token hash)."""
+
+    table: str = Field(description="The table's id: `GET /tables/{table}` and `/events` still answer for it, "
+                                   "and `/replay/{table}` steps through it.")
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: list[HistorySeat] = Field(description="One per seat, in seat order.")
+    winners: list[int] = Field(description="The seats placed first.")
+    result: dict[str, Any] | None = Field(description="Final scores and places, as `GET /tables/{T}` gives them.")
+    created: str = Field(description="When the table was created, ISO 8601 UTC (`2026-12-01T18:30:05.123Z`).")
+    created_ms: int = Field(description="The same, ms since the epoch.")
+    started: str = Field(description="When the cards were dealt (the first event), ISO 8601 UTC.")
+    started_ms: int
+    ended: str = Field(description="When the game ended (the last event), ISO 8601 UTC.")
+    ended_ms: int
+    events: int = Field(description="How many events the game's log holds (its final version).")
+
+
+class HistoryList(BaseModel):
+    """A page of archived games, newest first (by end)."""
+
+    items: list[HistoryGame]
+    next: str | None = Field(description="The `cursor` of the next page; null when there is none.")
