@@ -244,44 +244,126 @@ def demo(
     raise typer.Exit(code)
 
 
+#: The --archive option of the commands that read archived games.
+_ARCHIVE_HELP = ("Archive of finished games: postgresql://… or sqlite:///path (or TAPIS_ARCHIVE_URL; 'none': off)."
+                 " Default without a Redis URL: the embedded `tapis serve`'s SQLite file under ~/.local/share/tapis/.")
+
+
+def _archive_url(settings, archive: str | None) -> str | None:
+    """The archive a reading command uses: ``--archive``, else
+    ``TAPIS_ARCHIVE_URL``, else (no Redis URL: the embedded store's games)
+    :func:`services.config.default_archive_url`; None when ``none``."""
+    from services.config import archive_enabled, default_archive_url
+
+    if archive is not None:
+        settings = settings.model_copy(update={"archive_url": archive})
+    elif settings.archive_url is None and settings.redis_url is None:
+        return default_archive_url()
+    return settings.archive_url.strip() if archive_enabled(settings) else None
+
+
 @app.command()
 def replay(
     table: str = typer.Argument(..., help="Table id."),
-    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL): looked at first."),
+    archive: str | None = typer.Option(None, help=_ARCHIVE_HELP),
 ) -> None:
-    """Rebuild a table from its event log (no snapshot) and print its scores."""
+    """Rebuild a table from its whole event log and print its result as
+    JSON, checked against its snapshot (in Redis) or its archived record
+    (digest and result). Reads Redis first when a Redis URL is given, then
+    the archive. Exits 1 when the table is nowhere (or a store cannot be
+    reached), 3 when the check fails."""
     from services.replay import replay_table
 
     settings = _settings(redis)
-    if settings.redis_url is None:
-        typer.echo("tapis replay needs --redis or TAPIS_REDIS_URL"
-                   " (the embedded store lives only inside `tapis serve`)", err=True)
+    url = _archive_url(settings, archive)
+    if settings.redis_url is None and url is None:
+        typer.echo("tapis replay needs --redis, TAPIS_REDIS_URL or an archive (--archive, TAPIS_ARCHIVE_URL)",
+                   err=True)
         raise typer.Exit(2)
-    raise typer.Exit(asyncio.run(replay_table(settings, table)))
+    raise typer.Exit(asyncio.run(replay_table(settings, table, archive_url=url)))
 
 
 @app.command()
 def export(
-    table: str = typer.Argument(..., help="Table id."),
-    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write here (default: standard output)."),
+    table: str | None = typer.Argument(None, help="Table id: export that table's log. Omitted: a bulk export of"
+                                       " archived games, chosen with --game and the dates."),
+    game: str | None = typer.Option(None, help="Bulk export: the archived games of this game (maumau, ...)."),
+    since: str | None = typer.Option(None, help="Bulk export: games ended at or after this ISO 8601 date"
+                                     " (2026-12-01) or datetime (2026-12-01T18:30:00Z; no offset: UTC)."),
+    until: str | None = typer.Option(None, help="Bulk export: games ended up to this date (its whole day) or"
+                                     " datetime, included."),
+    redis: str | None = typer.Option(None, help="Redis URL (or TAPIS_REDIS_URL): looked at first for one table."),
+    archive: str | None = typer.Option(None, help=_ARCHIVE_HELP),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write here (default: standard output); a bulk"
+                                    " export to a .parquet file writes Parquet (needs pyarrow)."),
+    progress: bool = typer.Option(True, help="Bulk export: show a progress indicator on stderr."),
 ) -> None:
-    """Write a table's whole log as JSON lines (meta first, then one event a
-    line). Unredacted: it holds every hidden card."""
+    """Export games, unredacted: they hold every hidden card.
+
+    `tapis export T`: one table's log as JSON lines (meta first, token
+    hashes left out, then one event a line), from Redis or the archive.
+    `tapis export --game maumau --since 2026-12-01 -o games.jsonl`: every
+    archived game of a game (and dates) oldest first, one JSON line a game
+    (its summary as GET /history gives it, with `events` its whole log), or
+    Parquet to a .parquet file; the count on stderr at the end. Exits 2 on
+    bad input, 1 when the table or the archive is missing or unreachable."""
     from services.replay import export_table
 
     settings = _settings(redis)
-    if settings.redis_url is None:
-        typer.echo("tapis export needs --redis or TAPIS_REDIS_URL"
-                   " (the embedded store lives only inside `tapis serve`)", err=True)
+    url = _archive_url(settings, archive)
+    bulk = game is not None or since is not None or until is not None
+    if table is not None and bulk:
+        typer.echo("tapis export: give a table id, or --game (and --since/--until) for many archived games,"
+                   " not both", err=True)
+        raise typer.Exit(2)
+    if table is None:
+        if game is None:
+            typer.echo("tapis export: give a table id (one table) or --game (every archived game of a game,"
+                       " e.g. tapis export --game maumau --since 2026-12-01 -o games.jsonl)", err=True)
+            raise typer.Exit(2)
+        raise typer.Exit(_bulk_export(url, out, game, since, until, progress))
+    if out is not None and out.suffix.lower() == ".parquet":
+        typer.echo("tapis export: Parquet is for the bulk export (--game); one table's log is JSON lines", err=True)
+        raise typer.Exit(2)
+    if settings.redis_url is None and url is None:
+        typer.echo("tapis export needs --redis, TAPIS_REDIS_URL or an archive (--archive, TAPIS_ARCHIVE_URL)",
+                   err=True)
         raise typer.Exit(2)
     if out is None:
-        raise typer.Exit(asyncio.run(export_table(settings, table, sys.stdout)))
+        raise typer.Exit(asyncio.run(export_table(settings, table, sys.stdout, archive_url=url)))
     with out.open("w", encoding="utf-8") as f:
-        code = asyncio.run(export_table(settings, table, f))
+        code = asyncio.run(export_table(settings, table, f, archive_url=url))
     if code:
         out.unlink(missing_ok=True)
     raise typer.Exit(code)
+
+
+def _bulk_export(url: str | None, out: Path | None, game: str, since: str | None, until: str | None,
+                 progress: bool) -> int:
+    """Check the bulk export's input (exit 2 with a message) and run it."""
+    from services.history import parse_when
+    from services.replay import export_games
+    from shared.games import UnknownGame, available, get_game
+
+    if url is None:
+        typer.echo("tapis export --game reads the archive: give --archive or TAPIS_ARCHIVE_URL", err=True)
+        return 2
+    try:
+        get_game(game)
+    except UnknownGame:
+        typer.echo(f"tapis export: no game {game!r} (one of {', '.join(available())})", err=True)
+        return 2
+    try:
+        since_ms = parse_when(since) if since else None
+        until_ms = parse_when(until, end=True) if until else None
+    except ValueError as exc:
+        typer.echo(f"tapis export: {exc}", err=True)
+        return 2
+    if since_ms is not None and until_ms is not None and since_ms >= until_ms:
+        typer.echo("tapis export: --since is after --until", err=True)
+        return 2
+    return export_games(url, out, game=game, since_ms=since_ms, until_ms=until_ms, progress=progress)
 
 
 @app.command()
