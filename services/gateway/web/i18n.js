@@ -23,6 +23,8 @@ const TEXT = {
     bot_strategy: "{0}: {1}", strat_random: "random", strat_heuristic: "heuristic", strat_strong: "strong",
     bad_players: "Players: a whole number from {0} to {1}.",
     bad_turn: "Turn clock: leave it empty (no clock) or give whole seconds from {0} to {1}.",
+    won_by: "Won by {0}", no_winner: "No winner", replay_game: "Replay", table_page: "Table",
+    ended_at: "Ended", created_at: "Created",
   },
   fr: {
     language: "Langue", create_table: "Créer une table", game: "Jeu", players: "Joueurs", seats: "Places",
@@ -49,6 +51,8 @@ const TEXT = {
     bot_strategy: "{0} : {1}", strat_random: "hasard", strat_heuristic: "heuristique", strat_strong: "fort",
     bad_players: "Joueurs : un nombre entier de {0} à {1}.",
     bad_turn: "Temps par tour : laissez vide (aucun) ou donnez un nombre entier de secondes de {0} à {1}.",
+    won_by: "Gagnée par {0}", no_winner: "Pas de gagnant", replay_game: "Revoir", table_page: "Table",
+    ended_at: "Terminée", created_at: "Créée",
   },
 };
 
@@ -81,6 +85,7 @@ const REFUSALS = {
   invalid_request: "La demande n’est pas valable.",
   reply_timeout: "Le serveur n’a pas répondu à temps : réessayez.",
   store_unavailable: "Le serveur est momentanément indisponible : réessayez.",
+  archive_unavailable: "Les parties terminées sont momentanément indisponibles : réessayez.",
   not_ready: "Le serveur est momentanément indisponible : réessayez.",
   start_pending: "La partie démarre : réessayez dans un instant.",
   too_many_conflicts: "La table est très occupée : réessayez.",

@@ -205,10 +205,97 @@ function tableItem(info) {
   return li;
 }
 
+// ---- The Finished tab: the finished tables still in the lobby (not archived
+// yet: the newest), then the archive's history (GET /history), each table once.
+
+/** A seat's name in a finished game: the name given, else "Seat n". */
+function seatNameOf(s) { return s.name || t("seat_n", s.seat + 1); }
+
+/** A finished table from the lobby (`GET /tables`) or the history (`GET /history`), drawn alike. */
+function finishedItem(g) {
+  const li = document.createElement("li");
+  li.dataset.table = g.id;
+  li.dataset.source = g.source;
+  const what = document.createElement("span");
+  what.className = "what";
+  const info = game(g.game);
+  const when = document.createElement("time");
+  when.dateTime = new Date(g.when).toISOString();
+  when.textContent = new Date(g.when).toLocaleString(lang === "fr" ? "fr-FR" : "en-GB",
+    { dateStyle: "medium", timeStyle: "short" });
+  when.title = t(g.source === "history" ? "ended_at" : "created_at");
+  what.append(`${info ? info.title : g.game} · `, when, ` · ${g.names.join(", ")}`);
+  const won = document.createElement("span");
+  won.className = "winners";
+  won.textContent = g.winners.length ? t("won_by", g.winners.join(", ")) : t("no_winner");
+  const replay = document.createElement("a");
+  replay.href = "/replay/" + g.id;
+  replay.textContent = t("replay_game");
+  const table = document.createElement("a");
+  table.href = "/play/" + g.id;
+  table.textContent = t("table_page");
+  li.append(what, won, replay, table);
+  return li;
+}
+
+/** A lobby table (`TableInfo`, finished) as `finishedItem` draws it. */
+function fromLobby(info) {
+  const names = info.seats.map(seatNameOf);
+  return { id: info.id, game: info.game, source: "lobby", when: info.created, names,
+           winners: (info.result?.winners || []).map((s) => names[s]) };
+}
+
+/** An archived game (`GET /history` item) as `finishedItem` draws it. */
+function fromHistory(h) {
+  const names = h.seats.map(seatNameOf);
+  return { id: h.table, game: h.game, source: "history", when: h.ended_ms, names,
+           winners: h.winners.map((s) => names[s]) };
+}
+
+// Where the Finished tab goes on: the lobby's next page (a URL), then the
+// history's (`cursor`; `historyStarted` once its first page was asked for).
+let finished = { lobbyNext: null, historyNext: null, historyStarted: false, shown: new Set() };
+
+async function loadFinished(more, mine) {
+  if (!more) finished = { lobbyNext: null, historyNext: null, historyStarted: false, shown: new Set() };
+  const items = [];
+  if (!more || finished.lobbyNext) {
+    const { data, resp } = await api(more ? finished.lobbyNext : "/tables?status=finished&limit=20", { raw: true });
+    if (mine !== loads) return null;
+    const m = /<([^>]+)>;\s*rel="next"/.exec(resp.headers.get("Link") || "");
+    finished.lobbyNext = m ? m[1] : null;
+    items.push(...data.filter((info) => info.status === "finished").map(fromLobby));
+  }
+  // the lobby's finished tables all shown (no next page): the history follows
+  let error = null;
+  if (!finished.lobbyNext && (!finished.historyStarted || finished.historyNext) && items.length < 20) {
+    const cursor = finished.historyStarted ? "&cursor=" + encodeURIComponent(finished.historyNext) : "";
+    try {
+      const page = await api(`/history?limit=20${cursor}`);
+      if (mine !== loads) return null;
+      finished.historyStarted = true;
+      finished.historyNext = page.next;
+      items.push(...page.items.map(fromHistory));
+    } catch (err) {
+      if (mine !== loads) return null;
+      error = err; // the archive is down (503 archive_unavailable): the lobby's tables still show; More tries again
+    }
+  }
+  const fresh = [];
+  for (const g of items) {
+    if (finished.shown.has(g.id)) continue; // a table archived a moment ago: in both lists
+    finished.shown.add(g.id);
+    fresh.push(g);
+  }
+  return { nodes: fresh.map(finishedItem), error,
+           more: Boolean(finished.lobbyNext || finished.historyNext || !finished.historyStarted) };
+}
+
 let loads = 0;  // the latest loadTables call: an answer to an earlier one (another tab clicked since) is dropped
 
 async function loadTables(more = false) {
   $("tables-error").textContent = "";
+  if (status === "finished") return showFinished(more);
   const url = more && next ? next : `/tables?status=${status}&limit=20`;
   const mine = ++loads;
   try {
@@ -226,6 +313,26 @@ async function loadTables(more = false) {
       ul.append(li);
     }
     $("more").hidden = !next || (more && !data.length);
+  } catch (err) {
+    if (mine === loads) $("tables-error").textContent = err.message;
+  }
+}
+
+async function showFinished(more) {
+  const mine = ++loads;
+  const ul = $("tables");
+  try {
+    const got = await loadFinished(more, mine);
+    if (got === null) return;
+    if (!more) ul.replaceChildren();
+    ul.append(...got.nodes);
+    if (!ul.children.length && !got.error) {
+      const li = document.createElement("li");
+      li.textContent = t("no_tables");
+      ul.append(li);
+    }
+    $("more").hidden = !got.more;
+    if (got.error) $("tables-error").textContent = got.error.message;
   } catch (err) {
     if (mine === loads) $("tables-error").textContent = err.message;
   }
