@@ -44,6 +44,26 @@ pending commands); :func:`diagnose` explains a stuck table (its last
 events, what the replay awaits, its due-set entry, pending commands, the
 bot queue, every log line about it).
 
+**Archive mode** (issue 22, :attr:`ChaosConfig.archive`): the run starts
+a PostgreSQL cluster of its own (tests/pg_cluster.py: initdb + pg_ctl in a
+temporary directory on a free port; never the machine's server), migrates
+the archive's schema and gives every role ``TAPIS_ARCHIVE_URL`` with
+:data:`ARCHIVE_SETTINGS` (archived 2 s after the end, retried 2 s after a
+database error).  :func:`archive_schedule` adds ``restart_postgres``
+(``pg_ctl stop -m immediate`` while a table waits for the archiver, down
+longer than the 2 s) and ``kill_archiving_worker`` (SIGKILL when a
+sweeper holds the claim of a table not archived yet).  An
+:class:`ArchiveRecorder` copies each finished table's raw log and the
+spectator's ``/events`` body while it is still in Redis.  The checker
+counts an archived table as finished and reads it from the archive;
+:func:`settle` waits until nothing waits for the archiver; then a fresh
+gateway (reading the archive) serves the checks, and
+:func:`check_archive` wants every table archived exactly once (one row
+each, as many rows as tables, none left in Redis), each verified (event
+count, digest), its archived log byte for byte the recorded Redis log and
+its ``/events`` the recorded body; a failed archive attempt other than
+the database being away is a finding.
+
 Known and tolerated (reported in the summary, counted as failures with
 ``TAPIS_CHAOS_STRICT_BOTS=1``): ``tapis bots`` may exit when Redis goes
 away (:func:`is_celery_broker_loss_exit`); the supervisor
@@ -52,6 +72,7 @@ restarts it, as an orchestrator would.  See docs/reliability.md.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -70,7 +91,10 @@ from typing import Any
 import httpx
 import msgpack
 import redis
+import sqlalchemy as sa
 
+from services.archive.db import Archive
+from services.archive.db import games as archive_games
 from services.store import keys
 from shared import snapshot
 from shared.engine import fold
@@ -170,6 +194,10 @@ class Cluster:
         self._supervising = threading.Event()
         self._supervisor: threading.Thread | None = None
         self._r: Any = None
+        #: The archive mode (:func:`run` with ``ChaosConfig.archive``): the
+        #: throwaway PostgreSQL (restarted by the nemesis) and a reader of it.
+        self.pg: Any = None
+        self.archive: ArchiveReader | None = None
 
     # -- processes --------------------------------------------------------
     @property
@@ -239,6 +267,15 @@ class Cluster:
         except Exception:  # noqa: BLE001 -- stop() kills what is left
             p.stop(1)
             return p.popen.returncode
+
+    def restart_gateway(self, timeout_s: float = 60) -> None:
+        """Stop the gateway (SIGTERM) and start a fresh one on the same port
+        (an empty table cache: every read of an archived table goes to the
+        archive)."""
+        with self.holding("gateway"):
+            self.current["gateway"].stop(5)
+            gw = self.spawn("gateway")
+            procs.wait_gateway(self.url, gw, timeout_s)
 
     def alive(self, role: str) -> bool:
         """True while the current incarnation of ``role`` runs."""
@@ -332,7 +369,14 @@ class Fault:
     itself, restart it normally), ``kill_bots``, ``kill_gateway`` (restart
     on the same port), ``restart_redis`` (``mode`` ``shutdown`` or
     ``sigkill``; stays down ``down_s`` seconds, then starts from its
-    append-only file)."""
+    append-only file).  With an archive (:attr:`ChaosConfig.archive`):
+    ``restart_postgres`` (waits, up to 15 s, until a finished table waits
+    for the archiver; then ``pg_ctl stop -m <mode>``, ``immediate`` by
+    default, down ``down_s`` seconds, start) and ``kill_archiving_worker``
+    (waits, up to 15 s, until a sweeper holds the claim of a finished table
+    still in Redis, i.e. is archiving it, else until one is due, then
+    SIGKILLs worker ``target``, every worker when ``target`` is -1, and
+    restarts it)."""
 
     at_s: float
     kind: str
@@ -349,8 +393,10 @@ class Fault:
         """A short name, e.g. ``kill_worker[1]`` or ``restart_redis[sigkill, 0.5 s]``."""
         if self.kind in ("kill_worker", "hook_kill_worker"):
             return f"{self.kind}[{self.target}]"
-        if self.kind == "restart_redis":
-            return f"restart_redis[{self.mode}, down {self.down_s:g} s]"
+        if self.kind in ("restart_redis", "restart_postgres"):
+            return f"{self.kind}[{self.mode}, down {self.down_s:g} s]"
+        if self.kind == "kill_archiving_worker":
+            return f"{self.kind}[{'all' if self.target < 0 else self.target}]"
         return self.kind
 
 
@@ -380,6 +426,11 @@ class Nemesis(threading.Thread):
         self.say = say
         self.records: list[FaultRecord] = []
         self.error: BaseException | None = None
+        #: When the archive database was down (seconds since t0: stop, start).
+        self.archive_down: list[tuple[float, float]] = []
+        #: Worker kills that struck while a sweeper held the claim of a
+        #: table it had not archived yet (mid-archive, as far as can be seen).
+        self.mid_archive_kills = 0
         self._halt = threading.Event()
 
     def stop(self) -> None:
@@ -476,6 +527,83 @@ class Nemesis(threading.Thread):
         ok = code == (-signal.SIGKILL if f.mode == "sigkill" else 0)
         return ok, f"{old.name} stopped ({f.mode}, exit {code}); {new.name} serving again after {down:.1f} s"
 
+    def _wait_backlog(self, due_now: bool, timeout_s: float = 15) -> dict[str, int]:
+        """Wait (up to ``timeout_s``) until a finished table waits for the
+        archiver (``due_now``: one whose ``archive_after_s`` has passed, so
+        a sweeper is archiving it or about to); returns the backlog
+        ``{table: ended ms}`` then (maybe empty)."""
+        after_ms = int(self.cluster.env.get("TAPIS_ARCHIVE_AFTER_S", "0")) * 1000
+        until = _now() + timeout_s
+        backlog: dict[str, int] = {}
+        while not self._halt.is_set():
+            with contextlib.suppress(redis.RedisError, OSError):
+                backlog = unarchived(self.cluster.r)
+                now_ms = time.time() * 1000
+                if backlog and (not due_now or any(ms + after_ms <= now_ms for ms in backlog.values())):
+                    return backlog
+            if _now() > until:
+                return backlog
+            self._halt.wait(0.01)
+        return backlog
+
+    def _restart_postgres(self, f: Fault) -> tuple[bool, str]:
+        pg = self.cluster.pg
+        if pg is None:
+            return False, "no archive database in this run"
+        backlog = self._wait_backlog(due_now=False)
+        t_down = _now()
+        pg.stop(f.mode)
+        time.sleep(max(0.0, t_down + f.down_s - _now()))
+        pg.start()
+        self.archive_down.append((t_down - self.t0, _now() - self.t0))
+        return bool(backlog), (f"postgres stopped ({f.mode}) with {len(backlog)} finished tables waiting for the "
+                               f"archiver; serving again after {_now() - t_down:.1f} s")
+
+    def _archiving(self) -> list[str]:
+        """Finished tables still in Redis whose due-set entry is a sweeper's
+        lease (later than a retry or the first due time could put it): a
+        worker is archiving them now."""
+        r = self.cluster.r
+        backlog = unarchived(r)
+        if not backlog:
+            return []
+        pipe = r.pipeline(transaction=False)
+        for t in backlog:
+            pipe.zscore(keys.due(keys.partition(t)), t)
+        now_ms = time.time() * 1000
+        latest = max(int(self.cluster.env.get(k, "0")) * 1000 for k in ARCHIVE_SETTINGS)
+        return [t for t, score in zip(backlog, pipe.execute(), strict=True)
+                if score is not None and score - now_ms > latest + 200]
+
+    def _kill_archiving_worker(self, f: Fault) -> tuple[bool, str]:
+        c = self.cluster
+        until = _now() + 15
+        busy: list[str] = []
+        while not self._halt.is_set() and _now() < until and not busy:
+            with contextlib.suppress(redis.RedisError, OSError):
+                busy = self._archiving()
+            if not busy:
+                self._halt.wait(0.003)
+        if not busy:
+            self._wait_backlog(due_now=True, timeout_s=5)
+        roles = c.workers if f.target < 0 else [f"worker{f.target}"]
+        with contextlib.ExitStack() as held:
+            for role in roles:
+                held.enter_context(c.holding(role))
+            old = [c.current[role] for role in roles]
+            for p in old:
+                p.signal(signal.SIGKILL)
+            codes = [p.popen.wait(30) for p in old]
+            for role in roles:
+                c.spawn(role)
+        self.mid_archive_kills += bool(busy)
+        after_ms = int(c.env.get("TAPIS_ARCHIVE_AFTER_S", "0")) * 1000
+        backlog = unarchived(c.r)
+        due = sum(1 for ms in backlog.values() if ms + after_ms <= time.time() * 1000)
+        return all(code == -signal.SIGKILL for code in codes) and (bool(busy) or due > 0), (
+            f"{', '.join(p.name for p in old)} killed (exit {codes}) while archiving {busy or 'nothing seen'}; "
+            f"after: {due} of {len(backlog)} unarchived tables due")
+
 
 def ci_schedule() -> list[Fault]:
     """The CI-size schedule (about 32 s): 4 worker deaths (one by the
@@ -493,15 +621,35 @@ def ci_schedule() -> list[Fault]:
     ]
 
 
+def archive_schedule() -> list[Fault]:
+    """The CI-size schedule of the archive run (about 40 s): the
+    :func:`ci_schedule` and, while finished tables are being archived,
+    three SIGKILLs of workers timed when one is archiving a table (the
+    first kills both) and two restarts of the archive's PostgreSQL (``pg_ctl stop -m
+    immediate``, down 4 s and 3 s: longer than ``TAPIS_ARCHIVE_AFTER_S``,
+    so tables come due while it is away)."""
+    return sorted(ci_schedule() + [
+        Fault(18, "kill_archiving_worker", -1),
+        Fault(20, "restart_postgres", mode="immediate", down_s=4.0),
+        Fault(29, "kill_archiving_worker", 1),
+        Fault(34, "restart_postgres", mode="immediate", down_s=3.0),
+        Fault(38, "kill_archiving_worker", 0),
+    ], key=lambda f: f.at_s)
+
+
 def full_schedule(duration_s: float = 180, every_s: float = 10, redis_restarts: int = 2,
-                  hook_after: int = 5) -> list[Fault]:
+                  hook_after: int = 5, archive: bool = False) -> list[Fault]:
     """A fault every ``every_s`` seconds for ``duration_s`` seconds, cycling
     worker SIGKILLs (every other one via the after-append hook), the bot
-    worker and the gateway, with ``redis_restarts`` Redis restarts spread
-    evenly (alternately SHUTDOWN and SIGKILL)."""
+    worker and the gateway (``archive``: also worker SIGKILLs timed when a
+    table is due for the archiver and restarts of the archive's
+    PostgreSQL), with ``redis_restarts`` Redis restarts spread evenly
+    (alternately SHUTDOWN and SIGKILL)."""
     n = int(duration_s // every_s)
     redis_at = {round((k + 1) * n / (redis_restarts + 1)) for k in range(redis_restarts)}
     cycle = ["kill_worker0", "kill_bots", "hook_kill_worker1", "kill_gateway", "kill_worker1", "hook_kill_worker0"]
+    if archive:
+        cycle += ["kill_archiving_worker0", "restart_postgres", "kill_archiving_worker1"]
     out, j, r = [], 0, 0
     for i in range(1, n + 1):
         at = i * every_s
@@ -511,7 +659,11 @@ def full_schedule(duration_s: float = 180, every_s: float = 10, redis_restarts: 
             continue
         name = cycle[j % len(cycle)]
         j += 1
-        if name.startswith("kill_worker"):
+        if name == "restart_postgres":
+            out.append(Fault(at, name, mode="immediate", down_s=4.0))
+        elif name.startswith("kill_archiving_worker"):
+            out.append(Fault(at, "kill_archiving_worker", int(name[-1])))
+        elif name.startswith("kill_worker"):
             out.append(Fault(at, "kill_worker", int(name[-1])))
         elif name.startswith("hook_kill_worker"):
             out.append(Fault(at, "hook_kill_worker", int(name[-1]), hook_after=hook_after))
@@ -765,6 +917,205 @@ class Workload:
             delay = min(delay * 2, 1.0)
 
 
+# -- the archive (issue 22) ----------------------------------------------------------
+
+#: The archive mode's settings: a finished table is archived 2 s after its
+#: end, tried again 2 s after a database error, so archiving happens while
+#: the faults last.
+ARCHIVE_SETTINGS = {"TAPIS_ARCHIVE_AFTER_S": "2", "TAPIS_ARCHIVE_RETRY_S": "2"}
+#: The archiver's log line of a failed attempt (services/worker/archiver.py).
+ARCHIVE_FAILED = re.compile(r"archiving (?P<table>\S+) failed \((?P<reason>\w+): ")
+
+
+def unarchived(r: Any) -> dict[str, int]:
+    """``{table: ended ms}`` of every finished table waiting for the
+    archiver (the partitions' unarchived sets)."""
+    pipe = r.pipeline(transaction=False)
+    for part in range(keys.PARTITIONS):
+        pipe.zrange(keys.unarchived(part), 0, -1, withscores=True)
+    return {t.decode(): int(ms) for row in pipe.execute() for t, ms in row}
+
+
+class ArchiveReader:
+    """The checker's reads of the run's archive database (blocking)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.archive = Archive(url, pool_size=2)
+
+    def rows(self) -> dict[str, int]:
+        """``{table: archived ms}`` of every row of the archive."""
+        with self.archive.engine.connect() as conn:
+            return {r.table_id: r.archived_ms
+                    for r in conn.execute(sa.select(archive_games.c.table_id, archive_games.c.archived_ms))}
+
+    def count(self) -> int:
+        """The archive's row count (:meth:`Archive.count`)."""
+        return asyncio.run(self.archive.count())
+
+    def get(self, table: str) -> Any:
+        """The archived game (:meth:`Archive.get`), or None."""
+        return asyncio.run(self.archive.get(table))
+
+    def verify(self, table: str, digest: str, events: int) -> bool:
+        """:meth:`Archive.verify`: the stored log has ``events`` events and ``digest``."""
+        return asyncio.run(self.archive.verify(table, digest, events))
+
+    def close(self) -> None:
+        self.archive.engine.dispose()
+
+
+@dataclass
+class Recorded:
+    """A finished table as it was served before it was archived."""
+
+    log: list[bytes]   # the raw stream entries (XRANGE of its events key)
+    events_body: bytes  # the spectator's GET /tables/T/events?limit=5000
+    at_s: float
+
+
+class ArchiveRecorder(threading.Thread):
+    """Copies, once, each finished table still in Redis (listed in an
+    unarchived set): its raw log and the spectator's ``/events`` body,
+    read while it was still in Redis (the body first, then the log and the
+    meta in one transaction: a table whose meta is still there was not
+    archived when the body was served), so the checker can compare them
+    with the archive after archiving."""
+
+    def __init__(self, cluster: Cluster, t0: float, every_s: float = 0.2):
+        super().__init__(name="archive-recorder", daemon=True)
+        self.cluster, self.t0, self.every_s = cluster, t0, every_s
+        self.recorded: dict[str, Recorded] = {}
+        self.seen: set[str] = set()  # every table seen waiting for the archiver
+        self.errors: Counter = Counter()
+        self._halt = threading.Event()
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(10)
+
+    def run(self) -> None:
+        r: Any = redis.Redis.from_url(self.cluster.redis_url, socket_timeout=5, socket_connect_timeout=1)
+        with httpx.Client(base_url=self.cluster.url, timeout=10) as http:
+            while not self._halt.wait(self.every_s):
+                try:
+                    backlog = unarchived(r)
+                except (redis.RedisError, OSError):
+                    continue
+                self.seen.update(backlog)
+                for table in backlog:
+                    if table not in self.recorded and not self._halt.is_set():
+                        self._record(r, http, table)
+        r.close()
+
+    def _record(self, r: Any, http: httpx.Client, table: str) -> None:
+        try:
+            resp = http.get(f"/tables/{table}/events", params={"limit": 5000})
+            if resp.status_code != 200:
+                self.errors[f"events {resp.status_code}"] += 1
+                return
+            pipe = r.pipeline(transaction=True)
+            pipe.hget(keys.meta(table), "version")
+            pipe.xrange(keys.events(table))
+            version, rows = pipe.execute()
+        except (httpx.HTTPError, redis.RedisError, OSError) as exc:
+            self.errors[exc.__class__.__name__] += 1
+            return
+        if version is None:  # archived meanwhile: the body may be the archive's
+            return
+        log = [f[b"e"] for _id, f in rows]
+        if len(log) != int(version):
+            self.errors["log length != meta version"] += 1
+            return
+        self.recorded[table] = Recorded(log, resp.content, _now() - self.t0)
+
+
+def archive_attempt_errors(cluster: Cluster) -> tuple[Counter, set[str]]:
+    """The archiver's failed attempts in every worker log: ``(count by
+    reason, tables that failed at least once)``."""
+    reasons: Counter = Counter()
+    tables: set[str] = set()
+    for p in cluster.started:
+        if p.name.startswith("worker"):
+            for m in ARCHIVE_FAILED.finditer(p.log_text()):
+                reasons[m["reason"]] += 1
+                tables.add(m["table"])
+    return reasons, tables
+
+
+def check_archive(cluster: Cluster, reader: ArchiveReader, recorder: ArchiveRecorder | None, tables: list[str],
+                  v: Verdict, *, last_fault_wall_ms: int, down: list[tuple[float, float]]) -> None:
+    """The archive's checks (after :func:`settle`; module doc): every
+    table of the run archived exactly once and none left in Redis; the
+    archive holds nothing else; each verifies (event count, digest); the
+    archived log is the recorded Redis log, byte for byte; the
+    spectator's ``/events`` of a fresh gateway (reading the archive) is the
+    recorded body.  Findings go to :attr:`Verdict.archive_problems`,
+    figures to :attr:`Verdict.archive`."""
+    probs = v.archive_problems
+    rows = reader.rows()
+    count = reader.count()
+    if count != len(rows):
+        probs.append(f"archive count() {count} but {len(rows)} rows")
+    missing = [t for t in tables if t not in rows]
+    if missing:
+        probs.append(f"{len(missing)} tables not archived: {missing[:10]}")
+    extra = sorted(set(rows) - set(tables))
+    if extra:
+        probs.append(f"{len(extra)} archived tables not of this run: {extra[:10]}")
+    r = cluster.r
+    left = [t for t in tables if r.exists(keys.meta(t), keys.events(t), keys.snap(t), keys.cmds(t))]
+    if left:
+        probs.append(f"{len(left)} tables still in Redis after settling: {left[:10]}")
+    backlog = unarchived(r)
+    if backlog:
+        probs.append(f"{len(backlog)} tables still in the unarchived sets: {sorted(backlog)[:10]}")
+    recorded = dict(recorder.recorded) if recorder is not None else {}
+    same_log = same_body = verified = 0
+    with httpx.Client(base_url=cluster.url, timeout=30) as http:
+        for t in sorted(rows):
+            rec = reader.get(t)
+            if rec is None:
+                probs.append(f"{t}: listed but Archive.get found nothing")
+                continue
+            if reader.verify(t, rec.digest, len(rec.log)):
+                verified += 1
+            else:
+                probs.append(f"{t}: Archive.verify failed ({len(rec.log)} events, digest {rec.digest})")
+            seen = recorded.get(t)
+            if seen is None:
+                continue
+            if list(rec.log) == seen.log:
+                same_log += 1
+            else:
+                diff = next((i for i, (a, b) in enumerate(zip(rec.log, seen.log, strict=False)) if a != b), None)
+                probs.append(f"{t}: archived log ({len(rec.log)} events) differs from the Redis log "
+                             f"({len(seen.log)} events; first difference at index {diff})")
+            try:
+                body = http.get(f"/tables/{t}/events", params={"limit": 5000}).content
+            except httpx.HTTPError as exc:
+                probs.append(f"{t}: GET /tables/{t}/events after archiving failed: {exc!r}")
+                continue
+            if body == seen.events_body:
+                same_body += 1
+            else:
+                probs.append(f"{t}: /events after archiving ({len(body)} bytes) differs from before "
+                             f"({len(seen.events_body)} bytes)")
+    reasons, failed_tables = archive_attempt_errors(cluster)
+    for reason, n in reasons.items():
+        if reason != "unavailable":  # the database away is expected; anything else is a finding
+            probs.append(f"the archiver failed {n} times for {reason!r} (worker logs)")
+    v.archive = {
+        "tables": len(tables), "archived": len(rows), "rows": count, "verified": verified,
+        "recorded": len(recorded), "same_log": same_log, "same_events_body": same_body,
+        "seen_unarchived": len(recorder.seen) if recorder is not None else 0,
+        "recorder_errors": dict(recorder.errors) if recorder is not None else {},
+        "archived_before_last_fault": sum(1 for ms in rows.values() if ms < last_fault_wall_ms),  # its end
+        "attempt_errors": dict(reasons), "tables_retried": len(failed_tables),
+        "database_down_s": [(round(a, 1), round(b, 1)) for a, b in down],
+    }
+
+
 # -- the checker -------------------------------------------------------------------
 
 @dataclass
@@ -800,19 +1151,23 @@ class Verdict:
     workload: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # set by a caller's on_checked
     diagnostics_text: str = ""
+    #: The archive mode's findings (:func:`check_archive`) and figures.
+    archive_problems: list[str] = field(default_factory=list)
+    archive: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         """True when every check passed."""
         return not (self.stuck or self.lost or self.duplicated or self.refused_but_applied or self.log_errors
                     or self.replay_mismatches or self.dead_letters or self.leftovers or self.unexpected_exits
-                    or self.faults_failed or (STRICT_BOTS and self.known_exits)) and self.tables > 0
+                    or self.faults_failed or self.archive_problems
+                    or (STRICT_BOTS and self.known_exits)) and self.tables > 0
 
     def problems(self) -> list[str]:
         """One line per failed check."""
         out = []
         for name in ("stuck", "lost", "duplicated", "refused_but_applied", "log_errors", "replay_mismatches",
-                     "dead_letters", "leftovers", "unexpected_exits", "faults_failed"):
+                     "dead_letters", "leftovers", "unexpected_exits", "faults_failed", "archive_problems"):
             items = getattr(self, name)
             if items:
                 out.append(f"{name} ({len(items)}): " + "; ".join(str(x)[:300] for x in items[:10]))
@@ -820,8 +1175,8 @@ class Verdict:
 
     def summary(self) -> str:
         """The figures, one per line."""
-        kinds = Counter(r.fault.kind if r.fault.kind != "restart_redis" else f"restart_redis/{r.fault.mode}"
-                        for r in self.faults)
+        kinds = Counter(f"{r.fault.kind}/{r.fault.mode}" if r.fault.kind in ("restart_redis", "restart_postgres")
+                        else r.fault.kind for r in self.faults)
         ttf = "n/a" if self.time_to_finish_s is None else f"{self.time_to_finish_s:.1f} s"
         lines = [
             f"verdict: {'OK' if self.ok else 'FAILED'}",
@@ -842,8 +1197,17 @@ class Verdict:
             f"last fault ended at {self.last_fault_s:.1f} s; every table finished {ttf} after it "
             f"(bound {self.bound_s:.0f} s); run {self.elapsed_s:.1f} s",
             f"client: {json.dumps(self.workload, sort_keys=True)}",
-            self.timeline_text,
         ]
+        if self.archive:
+            a = self.archive
+            lines.append(
+                f"archive: {a['archived']} of {a['tables']} tables archived ({a['rows']} rows, {a['verified']} "
+                f"verified), {a['archived_before_last_fault']} before the last fault; recorded before archiving "
+                f"{a['recorded']} (of {a['seen_unarchived']} seen waiting): same log {a['same_log']}, same /events "
+                f"{a['same_events_body']}; failed attempts {a['attempt_errors']} on {a['tables_retried']} tables; "
+                f"database down at {a['database_down_s']} s; worker kills mid-archive "
+                f"{a.get('mid_archive_kills', 0)}; problems {len(self.archive_problems)}")
+        lines.append(self.timeline_text)
         return "\n".join(lines + [f"FAIL {p}" for p in self.problems()])
 
 
@@ -871,17 +1235,19 @@ def _runs(events: list[Event]) -> dict[str, list[tuple[int, int]]]:
     return runs
 
 
-def all_tables(r: Any, known: list[str]) -> list[str]:
+def all_tables(r: Any, known: list[str], archive: ArchiveReader | None = None) -> list[str]:
     """Every table of the run: those the client knows and those in the lobby
-    (creates whose reply was lost)."""
+    (creates whose reply was lost), and those archived (out of the lobby)."""
     lobby = [t.decode() for t in r.zrange(keys.LOBBY, 0, -1)]
-    return sorted(set(known) | set(lobby))
+    archived = set(archive.rows()) if archive is not None else set()
+    return sorted(set(known) | set(lobby) | archived)
 
 
 def wait_all_finished(cluster: Cluster, tables_fn: Callable[[], list[str]], bound_s: float,
                       since: float) -> tuple[dict[str, float], list[str]]:
     """Poll the stored status of every table until all are finished or
-    ``bound_s`` seconds have passed since ``since`` (monotonic).  Returns
+    ``bound_s`` seconds have passed since ``since`` (monotonic); an
+    archived table (no longer in Redis) is finished.  Returns
     ``({table: finish time (monotonic, first seen)}, still unfinished)``."""
     done: dict[str, float] = {}
     deadline = since + bound_s
@@ -893,14 +1259,17 @@ def wait_all_finished(cluster: Cluster, tables_fn: Callable[[], list[str]], boun
             for t in tables:
                 pipe.hget(keys.meta(t), "status")
             statuses = pipe.execute()
-        except (redis.RedisError, OSError):
+            archived: set[str] = set()
+            if cluster.archive is not None and any(s is None for s in statuses):
+                archived = set(cluster.archive.rows())
+        except (redis.RedisError, OSError, sa.exc.SQLAlchemyError):
             time.sleep(0.5)
             if _now() > deadline:
-                return done, ["<redis unreachable>"]
+                return done, ["<redis or the archive unreachable>"]
             continue
         now = _now()
         for t, s in zip(tables, statuses, strict=True):
-            if s == b"finished" and t not in done:
+            if (s == b"finished" or (s is None and t in archived)) and t not in done:
                 done[t] = now
         left = [t for t in tables if t not in done]
         if not left or now > deadline:
@@ -908,9 +1277,11 @@ def wait_all_finished(cluster: Cluster, tables_fn: Callable[[], list[str]], boun
         time.sleep(0.5)
 
 
-def settle(cluster: Cluster, timeout_s: float = 30) -> list[str]:
+def settle(cluster: Cluster, timeout_s: float = 30, tables: list[str] | None = None) -> list[str]:
     """Wait until no command is pending and no finished table is left in a
-    due set; returns what is left after ``timeout_s``."""
+    due set (with an archive: until no table waits for the archiver and
+    none of ``tables`` is left in Redis); returns what is left after
+    ``timeout_s``."""
     r = cluster.r
     deadline = _now() + timeout_s
     while True:
@@ -932,6 +1303,13 @@ def settle(cluster: Cluster, timeout_s: float = 30) -> list[str]:
                 for t in r.zrange(keys.due(p), 0, -1):
                     if r.hget(keys.meta(t.decode()), "status") == b"finished":
                         left.append(f"finished table {t.decode()} still in {keys.due(p)}")
+            if cluster.archive is not None:
+                backlog = unarchived(r)
+                if backlog:
+                    left.append(f"{len(backlog)} finished tables not archived yet: {sorted(backlog)[:5]}")
+                in_redis = [t for t in tables or [] if r.exists(keys.meta(t))]
+                if in_redis:
+                    left.append(f"{len(in_redis)} tables still in Redis: {in_redis[:5]}")
         except (redis.RedisError, OSError) as exc:
             left = [f"redis: {exc!r}"]
         if not left or _now() > deadline:
@@ -940,15 +1318,26 @@ def settle(cluster: Cluster, timeout_s: float = 30) -> list[str]:
 
 
 def check_table(r: Any, http: httpx.Client, table: str, acks: list[Ack], refusals: list[Refusal],
-                v: Verdict) -> None:
-    """Every per-table check (module doc); findings go into ``v``."""
+                v: Verdict, archive: ArchiveReader | None = None) -> None:
+    """Every per-table check (module doc); findings go into ``v``.  A table
+    no longer in Redis is read from ``archive`` (its meta and log as
+    archived)."""
     meta = {k.decode(): x.decode() for k, x in r.hgetall(keys.meta(table)).items()}
+    archived = None
+    if not meta and archive is not None:
+        archived = archive.get(table)
+        if archived is not None:
+            meta = {k: str(x) for k, x in archived.meta.items()}
     if not meta:
-        v.log_errors.append(f"{table}: no meta hash")
+        v.log_errors.append(f"{table}: no meta hash" + (" and not archived" if archive is not None else ""))
         return
     game = get_game(meta["game"])
     v.by_game[game.name] += 1
-    versions, events = _events(r, table)
+    if archived is None:
+        versions, events = _events(r, table)
+    else:
+        events = [decode(raw) for raw in archived.log]
+        versions = list(range(1, len(events) + 1))
     v.events += len(events)
     n = len(events)
     if versions != list(range(1, n + 1)):
@@ -1008,7 +1397,7 @@ def check_table(r: Any, http: httpx.Client, table: str, acks: list[Ack], refusal
                                    f"{served.get('result')}, replay {status} v{n} {replayed}")
     if meta.get("status") != status:
         v.replay_mismatches.append(f"{table}: stored status {meta.get('status')!r}, replay {status!r}")
-    blob = r.get(keys.snap(table))
+    blob = r.get(keys.snap(table)) if archived is None else None
     if blob is not None:
         sv, snap = snapshot.unpack(blob, loader=lambda o: o)
         head = fold(game, events[:sv])
@@ -1050,9 +1439,9 @@ def diagnose(cluster: Cluster, table: str) -> str:
 
 class Monitor(threading.Thread):
     """Samples the system every ``every_s`` seconds (skipping samples while
-    Redis is away): tables playing and finished, the Celery bot queue
-    (``bots``) and its unacknowledged tasks, tables in the due sets,
-    pending commands.  A bot queue that only grows is the sign of a
+    Redis is away): tables playing and finished (in the lobby), the Celery
+    bot queue (``bots``) and its unacknowledged tasks, tables in the due
+    sets, pending commands, finished tables waiting for the archiver.  A bot queue that only grows is the sign of a
     re-drive storm (docs/reliability.md)."""
 
     def __init__(self, cluster: Cluster, t0: float, every_s: float = 2.0):
@@ -1082,11 +1471,15 @@ class Monitor(threading.Thread):
                 pipe.zcard(keys.due(p))
             for sh in range(SHARDS):
                 pipe.xpending(keys.commands(sh), keys.GROUP)
+            for p in range(keys.PARTITIONS):
+                pipe.zcard(keys.unarchived(p))
             res = pipe.execute(raise_on_error=False)
-            pending = sum(x["pending"] for x in res[2 + keys.PARTITIONS:] if isinstance(x, dict))
+            n = 2 + keys.PARTITIONS
+            pending = sum(x["pending"] for x in res[n:n + SHARDS] if isinstance(x, dict))
             return {"t": round(_now() - self.t0, 1), "playing": sum(1 for x in statuses if x == b"playing"),
                     "finished": sum(1 for x in statuses if x == b"finished"), "bot_queue": res[0],
-                    "bot_unacked": res[1], "due": sum(res[2:2 + keys.PARTITIONS]), "pending": pending}
+                    "bot_unacked": res[1], "due": sum(res[2:n]), "pending": pending,
+                    "unarchived": sum(x for x in res[n + SHARDS:] if isinstance(x, int))}
         finally:
             r.close()
 
@@ -1104,7 +1497,8 @@ class Monitor(threading.Thread):
         for x in self.samples:
             if x["t"] - last >= every_s:
                 out.append(f"t={x['t']:.0f} playing={x['playing']} finished={x['finished']} "
-                           f"bot_queue={x['bot_queue']} due={x['due']} pending={x['pending']}")
+                           f"bot_queue={x['bot_queue']} due={x['due']} pending={x['pending']}"
+                           + (f" unarchived={x['unarchived']}" if x.get("unarchived") else ""))
                 last = x["t"]
         return (f"bot queue: largest {top['bot_queue']} at t={top['t']:.0f} s; last {self.samples[-1]['bot_queue']}\n  "
                 + "\n  ".join(out))
@@ -1121,12 +1515,19 @@ def in_play(cluster: Cluster) -> int:
 
 
 def check(cluster: Cluster, workload: Workload, *, bound_s: float, since: float, t0: float,
-          faults: list[FaultRecord], settle_s: float = 30, say: Callable[[str], None] = print) -> Verdict:
+          faults: list[FaultRecord], settle_s: float = 30, say: Callable[[str], None] = print,
+          recorder: ArchiveRecorder | None = None, archive_down: list[tuple[float, float]] | None = None,
+          mid_archive_kills: int = 0) -> Verdict:
     """Wait for every table to finish (within ``bound_s`` of ``since``),
-    then run every check; returns the :class:`Verdict`."""
+    then run every check; returns the :class:`Verdict`.  With an archive
+    (:attr:`Cluster.archive`): settle until every table is archived,
+    restart the gateway (a fresh one reads the archive), check each table
+    from the archive and run :func:`check_archive` (``recorder``: what was
+    served before archiving; ``archive_down``: when the database was
+    down, for the summary)."""
     v = Verdict(bound_s=bound_s, faults=faults, last_fault_s=since - t0)
     known = lambda: list(workload.created)  # noqa: E731
-    tables_fn = lambda: all_tables(cluster.r, known())  # noqa: E731
+    tables_fn = lambda: all_tables(cluster.r, known(), cluster.archive)  # noqa: E731
     done, left = wait_all_finished(cluster, tables_fn, bound_s, since)
     v.stuck = left
     if done and not left:
@@ -1136,7 +1537,14 @@ def check(cluster: Cluster, workload: Workload, *, bound_s: float, since: float,
     v.tables = len(tables)
     v.finished = len(tables) - len(left)
     say(f"checker: {v.finished}/{v.tables} tables finished; checking the logs")
-    v.leftovers = settle(cluster, settle_s) if not left else []
+    v.leftovers = settle(cluster, settle_s, tables) if not left else []
+    if cluster.archive is not None:
+        if recorder is not None:
+            recorder.stop()
+        tables = tables_fn()  # and those archived since
+        v.tables = len(tables)
+        v.finished = len(tables) - len(left)
+        cluster.restart_gateway()
     acks = defaultdict(list)
     for a in workload.acks:
         acks[a.table].append(a)
@@ -1148,13 +1556,22 @@ def check(cluster: Cluster, workload: Workload, *, bound_s: float, since: float,
     with httpx.Client(base_url=cluster.url, timeout=30) as http:
         for t in tables:
             try:
-                check_table(cluster.r, http, t, acks.get(t, []), refusals.get(t, []), v)
+                check_table(cluster.r, http, t, acks.get(t, []), refusals.get(t, []), v, cluster.archive)
             except Exception as exc:  # noqa: BLE001 -- a checker crash is a finding, not a pass
                 v.log_errors.append(f"{t}: checker raised {exc.__class__.__name__}: {exc}")
     for eid, f in cluster.r.xrange(keys.DEAD_LETTERS, count=50):
         field_ = {k.decode(): x.decode(errors="replace") for k, x in f.items()}
         v.dead_letters.append(f"{eid.decode()}: {field_.get('reason')} (table {field_.get('f:t')}, "
                               f"id {field_.get('f:i')})")
+    if cluster.archive is not None:
+        last = max((f.ended for f in faults), default=0.0)
+        last_fault_wall_ms = int(time.time() * 1000 - (_now() - (t0 + last)) * 1000)
+        try:
+            check_archive(cluster, cluster.archive, recorder, tables, v, last_fault_wall_ms=last_fault_wall_ms,
+                          down=archive_down or [])
+            v.archive["mid_archive_kills"] = mid_archive_kills
+        except Exception as exc:  # noqa: BLE001 -- a checker crash is a finding, not a pass
+            v.archive_problems.append(f"the archive check raised {exc.__class__.__name__}: {exc}")
     v.unexpected_exits = list(cluster.unexpected_exits)
     v.known_exits = list(cluster.known_exits)
     games = {t: workload.created.get(t, "?") for t in done}
@@ -1193,6 +1610,12 @@ class ChaosConfig:
     workers: int = 2
     bots_concurrency: int = 2
     env: dict[str, str] = field(default_factory=dict)
+    #: Archive mode (issue 22): a throwaway PostgreSQL of the run's own
+    #: (tests/pg_cluster.py) is ``TAPIS_ARCHIVE_URL`` with
+    #: :data:`ARCHIVE_SETTINGS`; the checker reads archived tables from it
+    #: and runs :func:`check_archive`.  Use :func:`archive_schedule` (or
+    #: ``full_schedule(archive=True)``) for its faults.
+    archive: bool = False
 
 
 def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
@@ -1202,11 +1625,31 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
     a failed check; raises when the cluster cannot start).
     ``on_checked`` runs after the checks, before the cluster stops (more
     checks of a caller, which may fill :attr:`Verdict.extra`)."""
-    env = {"TAPIS_BOT_DELAY_MS": str(cfg.bot_delay_ms), **cfg.env}
+    with contextlib.ExitStack() as stack:
+        env = {"TAPIS_BOT_DELAY_MS": str(cfg.bot_delay_ms), **cfg.env}
+        pg: Any = None
+        if cfg.archive:
+            from tests.pg_cluster import own_postgres
+
+            pg = stack.enter_context(own_postgres())
+            url = pg.create_database("tapis_chaos")
+            Archive(url).migrate()
+            env = {**ARCHIVE_SETTINGS, "TAPIS_ARCHIVE_URL": url, **env}
+            say(f"archive: own PostgreSQL cluster {url} (data in {pg.datadir}), schema migrated")
+        return _run(cfg, work_dir, env, pg, say, on_checked)
+    raise AssertionError("unreachable")
+
+
+def _run(cfg: ChaosConfig, work_dir: Path, env: dict[str, str], pg: Any, say: Callable[[str], None],
+         on_checked: Callable[[Cluster, Workload, Verdict], None] | None) -> Verdict:
     cluster = Cluster(work_dir, workers=cfg.workers, env=env, bots_concurrency=cfg.bots_concurrency, say=say)
+    if pg is not None:
+        cluster.pg = pg
+        cluster.archive = ArchiveReader(env["TAPIS_ARCHIVE_URL"])
     workload: Workload | None = None
     nemesis: Nemesis | None = None
     monitor: Monitor | None = None
+    recorder: ArchiveRecorder | None = None
     try:
         cluster.start()
         say(f"cluster up: redis {cluster.redis_url}, gateway {cluster.url}, logs in {cluster.log_dir}")
@@ -1218,6 +1661,9 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         t0 = _now()
         monitor = Monitor(cluster, t0)
         monitor.start()
+        if cluster.archive is not None:
+            recorder = ArchiveRecorder(cluster, t0)
+            recorder.start()
         last_at = max((f.at_s for f in cfg.schedule), default=0.0)
         workload.start(t0, deadline=t0 + max(last_at, cfg.create_over_s) + cfg.bound_s + 60)
         nemesis = Nemesis(cluster, cfg.schedule, t0, say=say, in_play=lambda: in_play(cluster), workload=workload)
@@ -1226,7 +1672,8 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
         workload.creation_done.wait(max(0.0, t0 + cfg.create_over_s + 120 - _now()))
         since = max(_now(), t0 + cfg.create_over_s)
         say(f"nemesis done at {since - t0:.1f} s ({len(nemesis.records)} faults); waiting for every table to finish")
-        v = check(cluster, workload, bound_s=cfg.bound_s, since=since, t0=t0, faults=nemesis.records, say=say)
+        v = check(cluster, workload, bound_s=cfg.bound_s, since=since, t0=t0, faults=nemesis.records, say=say,
+                  recorder=recorder, archive_down=nemesis.archive_down, mid_archive_kills=nemesis.mid_archive_kills)
         monitor.stop()
         v.timeline, v.timeline_text = monitor.samples, monitor.report()
         if nemesis.error is not None:
@@ -1241,6 +1688,10 @@ def run(cfg: ChaosConfig, work_dir: Path, say: Callable[[str], None] = print,
             nemesis.stop()
         if monitor is not None:
             monitor.stop()
+        if recorder is not None:
+            recorder.stop()
         if workload is not None:
             workload.stop()
         cluster.stop()
+        if cluster.archive is not None:
+            cluster.archive.close()

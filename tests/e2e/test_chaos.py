@@ -27,6 +27,20 @@ replaying the log gives what the gateway serves and the stored status;
 no dead letters; nothing left pending or due.  Takes about 45-60 s, run
 twice: people's actions decided by the workers (through the command
 streams), then by the gateway itself (``TAPIS_DECIDE_IN_GATEWAY=1``).
+
+A third run, ``archive`` (issue 22; gateway deciding): the workers
+archive each finished table 2 s after its end into a throwaway PostgreSQL
+of the test's own (tests/pg_cluster.py: initdb + pg_ctl in a temporary
+directory, never the machine's server), retrying 2 s after a database
+error; the schedule (:func:`chaos_lib.archive_schedule`) adds three worker
+SIGKILLs timed when a table is due for the archiver and two PostgreSQL
+restarts (``pg_ctl stop -m immediate``, down 4 s and 3 s).  The checker
+reads archived tables from the archive, and checks that every table of
+the run is archived exactly once (one row each, as many rows as tables,
+nothing left in Redis or waiting), that each verifies (event count,
+digest), that the archived log is byte for byte the Redis log recorded
+before archiving, and that a fresh gateway's spectator ``/events``
+(reading the archive) is the body served before.
 """
 
 from __future__ import annotations
@@ -35,6 +49,7 @@ from collections import Counter
 
 import pytest
 
+from tests import pg_cluster
 from tests.e2e import chaos_lib, procs
 
 pytestmark = pytest.mark.skipif(not procs.redis_server_installed(),
@@ -42,11 +57,20 @@ pytestmark = pytest.mark.skipif(not procs.redis_server_installed(),
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("decide_in", ["worker", "gateway"])
+@pytest.mark.parametrize("decide_in", ["worker", "gateway", "archive"])
 def test_tables_finish_and_no_acknowledged_action_is_lost_or_doubled_under_faults(tmp_path, decide_in):
     # decide_in "gateway": people's actions are decided by the gateway (TAPIS_DECIDE_IN_GATEWAY), so the
     # gateway's SIGKILL and Redis' restarts hit appends made there; bots' moves still go through workers.
-    cfg = chaos_lib.ChaosConfig(env={"TAPIS_DECIDE_IN_GATEWAY": "1" if decide_in == "gateway" else "0"})  # CI size
+    # "archive": the gateway decides, and finished tables are archived into a PostgreSQL of the test's own.
+    archive = decide_in == "archive"
+    if archive and (why := pg_cluster.postgres_cluster_missing()):
+        pytest.skip(f"no throwaway PostgreSQL cluster here: {why}")
+    cfg = chaos_lib.ChaosConfig(env={"TAPIS_DECIDE_IN_GATEWAY": "0" if decide_in == "worker" else "1"},  # CI size
+                                archive=archive)
+    if archive:
+        cfg.schedule = chaos_lib.archive_schedule()
+        assert Counter(f.kind for f in cfg.schedule)["restart_postgres"] >= 1
+        assert Counter(f.kind for f in cfg.schedule)["kill_archiving_worker"] >= 2
     planned = Counter(f.kind for f in cfg.schedule)
     assert cfg.tables >= 20 and planned["kill_worker"] + planned["hook_kill_worker"] >= 3
     assert planned["hook_kill_worker"] >= 1 and planned["kill_bots"] >= 1
@@ -69,6 +93,25 @@ def test_tables_finish_and_no_acknowledged_action_is_lost_or_doubled_under_fault
     hit = [r for r in verdict.faults if r.in_play > 0]
     assert len(hit) >= len(verdict.faults) - 1, f"faults that found no table in play: {verdict.summary()}"
     assert verdict.time_to_finish_s is not None and verdict.time_to_finish_s <= cfg.bound_s
+    if archive:
+        _assert_archived_under_faults(verdict)
+
+
+def _assert_archived_under_faults(verdict: chaos_lib.Verdict) -> None:
+    """Archiving really happened while the faults lasted, and every table
+    was checked against the archive (the verdict's checks passed)."""
+    a = verdict.archive
+    assert a["archived"] == a["rows"] == a["verified"] == verdict.tables, verdict.summary()
+    # Some tables were archived before the last fault ended: archiving went on among the faults.
+    assert a["archived_before_last_fault"] >= 1, verdict.summary()
+    # The recorder saw most tables in Redis before they left (2 s after their end): compared byte for byte.
+    assert a["recorded"] >= verdict.tables // 2, verdict.summary()
+    assert a["same_log"] == a["same_events_body"] == a["recorded"], verdict.summary()
+    # Each PostgreSQL restart began with a table waiting for the archiver and lasted longer than
+    # TAPIS_ARCHIVE_AFTER_S: the faults checked that (FaultRecord.ok), and attempts failed meanwhile.
+    assert a["attempt_errors"].get("unavailable", 0) >= 1 and a["tables_retried"] >= 1, verdict.summary()
+    # At least one worker SIGKILL struck while a sweeper held the claim of a table it had not archived yet.
+    assert a["mid_archive_kills"] >= 1, verdict.summary()
 
 
 @pytest.mark.timeout(120)
