@@ -122,7 +122,9 @@ def finished_game(table: str, seed: int, *, game: str = "maumau",
     first_ms = end_ms - (len(batches) - 1) * step_ms
     log = [encode(e.stamped(first_ms + k * step_ms, cmd)) for k, (evs, cmd) in enumerate(batches) for e in evs]
     meta = {
-        "game": game, "players": str(len(bots)), "options": json.dumps({}, separators=(",", ":")),
+        # as the gateway stores them: every option, defaults included
+        "game": game, "players": str(len(bots)),
+        "options": json.dumps(get_game(game).Options().model_dump(mode="json"), separators=(",", ":")),
         "version": str(len(log)), "status": "finished",
         "created": str(first_ms - 5_000 if created_ms is None else created_ms), "stand_in": stand_in,
     }

@@ -9,8 +9,10 @@ import asyncio
 import json
 import socket
 
+import msgpack
 import pytest
 import sqlalchemy as sa
+import zstandard
 from typer.testing import CliRunner
 
 from services.archive import (
@@ -20,7 +22,7 @@ from services.archive import (
     ArchiveUnavailable,
     build_record,
 )
-from services.archive.db import VERSION_TABLE, decode_cursor, encode_cursor, metadata, pack_log, unpack_log
+from services.archive.db import VERSION_TABLE, ZSTD_LEVEL, decode_cursor, encode_cursor, metadata, pack_log, unpack_log
 from services.archive.model import log_digest
 from shared.events import decode
 from tests.archive_fixtures import FinishedGame, finished_game
@@ -76,7 +78,10 @@ class TestBuildRecord:
         rec = record(g)
         s = rec.summary
         result = g.played.result
-        assert (s.table, s.game, s.players, s.options) == ("mm1", "maumau", 4, {})
+        assert (s.table, s.game, s.players) == ("mm1", "maumau", 4)
+        assert s.options == json.loads(g.meta["options"]) == {
+            "hand_size": 5, "skat_deck": False, "decks": None, "ace_power": "none", "seven_stack_cap": None,
+            "target_score": 100}
         assert s.created_ms == BASE_MS - 10**6
         assert s.ended_ms == BASE_MS
         assert s.started_ms == decode(g.log[0]).ts == BASE_MS - 1000 * (g.played.steps)
@@ -119,12 +124,30 @@ class TestBuildRecord:
         with pytest.raises(ValueError, match="empty log"):
             build_record("open1", g.meta, [])
 
-    def test_log_blob_round_trip(self):
-        """The blob gives back the very bytes; a damaged one is a ValueError."""
+    def test_log_blob_gives_back_the_very_bytes(self):
+        """Events as columns, and anything the columns would not give back
+        the same (another envelope, a 32-bit float, no msgpack) as it is."""
         g = finished_game("blob1", 2)
-        assert unpack_log(pack_log(g.log)) == tuple(g.log)
-        with pytest.raises(ValueError, match="damaged"):
-            unpack_log(b"\x28\xb5\x2f\xfdnot zstd")
+        blob = pack_log(g.log)
+        assert blob[:1] == b"\x01" and unpack_log(blob) == tuple(g.log)
+        assert len(blob) < len(zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(b"".join(g.log))) * 0.8
+        odd = [
+            msgpack.packb({"t": "X", "d": {}, "s": None, "ts": 1, "c": None, "more": 1}),
+            msgpack.packb({"d": {}, "t": "X", "s": None, "ts": 1, "c": None}),
+            b"\x85\xa1t\xa1X\xa1d\x81\xa1x\xca\x3f\x80\x00\x00\xa1s\xc0\xa2ts\x01\xa1c\xc0",  # {"x": 1.0} as float32
+            b"\xc1 not msgpack",
+        ]
+        for raw in odd:
+            log = [*g.log[:3], raw]
+            blob = pack_log(log)
+            assert blob[:1] == b"\x00" and unpack_log(blob) == tuple(log)
+        assert unpack_log(pack_log([])) == ()
+
+    def test_a_damaged_blob_is_a_value_error(self):
+        blob = pack_log(finished_game("blob2", 2).log)
+        for bad in (b"", blob[:40], b"\x07" + blob[1:], b"\x00" + blob[1:], blob[:1] + b"\x28\xb5\x2f\xfdnot zstd"):
+            with pytest.raises(ValueError, match="damaged log blob"):
+                unpack_log(bad)
 
     def test_cursor_round_trip_and_malformed_cursors(self):
         assert decode_cursor(encode_cursor(BASE_MS, "t-1_x")) == (BASE_MS, "t-1_x")

@@ -15,9 +15,12 @@ created by the Alembic revisions shipped in ``migrations/``
   ``score``) with its game's ``ended_ms`` again, so that a player's or a
   strategy's history is one ordered index range (keyset paging).
 
-The blob is one zstd frame (level :data:`ZSTD_LEVEL`, content size in its
-header) of the msgpack array of the events' encoded bytes, exactly as
-they were in the Redis stream.
+The blob (:func:`pack_log`) is one format byte and one zstd frame (level
+:data:`ZSTD_LEVEL`) of the log's events, which it gives back byte for
+byte: as columns when it can (``0x01``: the msgpack array ``[types, data,
+seats, ts deltas, cmds]``, a third smaller than the events' bytes
+compressed as they are), else (``0x00``) the msgpack array of the events'
+encoded bytes as they were in the Redis stream.
 
 :class:`Archive` runs the blocking SQLAlchemy work in a thread
 (``asyncio.to_thread``).  Every database error (server down or gone,
@@ -111,22 +114,67 @@ class ArchiveConflict(Exception):
 
 # -- encoding ----------------------------------------------------------------
 
+#: Blob formats (the first byte): the events' bytes as they are; as columns.
+_PLAIN, _COLUMNS = b"\x00", b"\x01"
+#: The keys of an event's envelope (shared.events.encode), in their order.
+_ENVELOPE = ("t", "d", "s", "ts", "c")
+
+
 def pack_log(log: Sequence[bytes]) -> bytes:
-    """The blob of a log: zstd (:data:`ZSTD_LEVEL`) of the msgpack array of
-    the events' encoded bytes."""
-    return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(msgpack.packb(list(log), use_bin_type=True))
+    """The blob of a log (the events' encoded bytes, in order): columns
+    when :func:`unpack_log` gives every event back byte for byte from them,
+    else the events' bytes as they are; zstd (:data:`ZSTD_LEVEL`)."""
+    columns = _columns(log)
+    body = msgpack.packb(list(log) if columns is None else columns, use_bin_type=True)
+    return (_PLAIN if columns is None else _COLUMNS) + zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(body)
 
 
 def unpack_log(blob: bytes) -> tuple[bytes, ...]:
-    """The log of a blob made by :func:`pack_log`.  Raises ``ValueError``
-    (``zstandard.ZstdError`` or a msgpack error) on a damaged blob."""
+    """The log of a blob made by :func:`pack_log`.  Raises ``ValueError`` on
+    a damaged blob."""
     try:
-        items = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(blob), raw=False)
-    except (zstandard.ZstdError, msgpack.UnpackException, ValueError) as exc:
+        body = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(blob[1:]), raw=False, strict_map_key=False)
+        if blob[:1] == _COLUMNS:
+            return _rows(body)
+        if blob[:1] == _PLAIN and isinstance(body, list) and all(isinstance(x, bytes) for x in body):
+            return tuple(body)
+    except (zstandard.ZstdError, ValueError, TypeError) as exc:  # msgpack's errors are ValueErrors
         raise ValueError(f"damaged log blob: {exc}") from exc
-    if not isinstance(items, list) or not all(isinstance(x, bytes) for x in items):
-        raise ValueError("damaged log blob: not a list of bytes")
-    return tuple(items)
+    raise ValueError("damaged log blob: unknown format")
+
+
+def _columns(log: Sequence[bytes]) -> list[list[Any]] | None:
+    """``[types, data, seats, ts deltas, cmds]`` of the log's events, or
+    None when an event is no envelope or would not come back the same."""
+    cols: list[list[Any]] = [[], [], [], [], []]
+    types, data, seats, stamps, cmds = cols
+    last = 0
+    try:
+        for raw in log:
+            e = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+            if type(e) is not dict or tuple(e) != _ENVELOPE or type(e["ts"]) is not int:
+                return None
+            types.append(e["t"])
+            data.append(e["d"])
+            seats.append(e["s"])
+            stamps.append(e["ts"] - last)
+            last = e["ts"]
+            cmds.append(e["c"])
+        same = _rows(cols) == tuple(log)
+    except (ValueError, TypeError):  # not msgpack (or not UTF-8 text), or not packable again
+        return None
+    return cols if same else None
+
+
+def _rows(cols: list[list[Any]]) -> tuple[bytes, ...]:
+    """The events' bytes from :func:`_columns`' columns."""
+    types, data, seats, stamps, cmds = cols
+    out = []
+    ts = 0
+    for t, d, s, delta, c in zip(types, data, seats, stamps, cmds, strict=True):
+        ts += delta
+        out.append(msgpack.packb({"t": t, "d": d, "s": s, "ts": ts, "c": c}, use_bin_type=True))
+    return tuple(out)
 
 
 def _json(obj: Any) -> str:
@@ -286,6 +334,16 @@ class Archive:
         :class:`ArchiveConflict` when it is archived with another log,
         ``ValueError`` when ``game.digest`` or its event count does not
         match its log, :class:`ArchiveUnavailable`."""
+        held = await self._run(self._put, game)
+        if held is None:
+            return "written"
+        if held == (game.digest, game.summary.events):
+            return "exists"
+        raise ArchiveConflict(f"table {game.summary.table} is archived with another log"
+                              f" ({held[1]} events, digest {held[0]})")
+
+    def _put(self, game: ArchivedGame) -> tuple[str, int] | None:
+        """None once written, else the ``(digest, events)`` already held."""
         s = game.summary
         if s.events != len(game.log) or game.digest != log_digest(game.log):
             raise ValueError(f"table {s.table}: digest or event count does not match the log")
@@ -298,16 +356,7 @@ class Archive:
         }
         seat_rows = [{"table_id": s.table, "seat": r.seat, "ended_ms": s.ended_ms, "name": r.name, "kind": r.kind,
                       "strategy": r.strategy, "place": r.place, "score": r.score} for r in s.seats]
-        held = await self._run(self._put, row, seat_rows)
-        if held is None:
-            return "written"
-        if held == (game.digest, s.events):
-            return "exists"
-        raise ArchiveConflict(f"table {s.table} is archived with another log ({held[1]} events, digest {held[0]})")
-
-    def _put(self, row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> tuple[str, int] | None:
-        """None once written, else the ``(digest, events)`` already held."""
-        query = sa.select(games.c.digest, games.c.events).where(games.c.table_id == row["table_id"])
+        query = sa.select(games.c.digest, games.c.events).where(games.c.table_id == s.table)
         for attempt in (1, 2):
             try:
                 with self._tx(write=True) as conn:
@@ -319,7 +368,7 @@ class Archive:
                         return None
                     return held.digest, held.events
             except sa_exc.IntegrityError:
-                if attempt == 2:  # not another writer's row: let it surface
+                if attempt == 2:  # not another writer's row (a PostgreSQL race): let it surface
                     raise
         raise AssertionError("unreachable")
 
@@ -329,8 +378,12 @@ class Archive:
         stored log, read back and decompressed, has ``digest``: what the
         archiver checks before it deletes the table from Redis.  False when
         absent, different or damaged.  Raises :class:`ArchiveUnavailable`."""
-        got = await self._run(self._fetch_one, sa.select(games.c.digest, games.c.events, games.c.log)
-                              .where(games.c.table_id == table))
+        return await self._run(self._verify, table, digest, events)
+
+    def _verify(self, table: str, digest: str, events: int) -> bool:
+        with self._tx() as conn:
+            got = conn.execute(sa.select(games.c.digest, games.c.events, games.c.log)
+                               .where(games.c.table_id == table)).first()
         if got is None or got.events != events or got.digest != digest:
             return False
         try:
@@ -339,33 +392,23 @@ class Archive:
             return False
         return len(log) == events and log_digest(log) == digest
 
-    def _fetch_one(self, query: Any) -> Any:
-        with self._tx() as conn:
-            return conn.execute(query).first()
-
     async def get(self, table: str) -> ArchivedGame | None:
         """The whole archived game (meta and decompressed log), or None.
         Raises :class:`ArchiveUnavailable`; ``ValueError`` on a damaged blob."""
-        found = await self._run(self._games, sa.select(games).where(games.c.table_id == table))
-        return _archived(found[0]) if found else None
+        found = await self._run(self._read, sa.select(games).where(games.c.table_id == table))
+        return found[0] if found else None
 
     async def summary(self, table: str) -> GameSummary | None:
         """The summary of an archived game (no log, no meta), or None.
         Raises :class:`ArchiveUnavailable`."""
-        found = await self._run(self._games, sa.select(*_SUMMARY).where(games.c.table_id == table))
-        return _summary(*found[0]) if found else None
+        found = await self._run(self._read, sa.select(*_SUMMARY).where(games.c.table_id == table))
+        return found[0] if found else None
 
-    def _games(self, query: Any) -> list[tuple[Any, list[Any]]]:
-        """``(row, seat rows)`` of each game ``query`` selects, in its order."""
+    def _read(self, query: Any) -> list[Any]:
+        """The games ``query`` selects, in its order: :class:`ArchivedGame`
+        when it selects every column, else :class:`GameSummary`."""
         with self._tx() as conn:
-            rows = conn.execute(query).all()
-            if not rows:
-                return []
-            by_table: dict[str, list[Any]] = {r.table_id: [] for r in rows}
-            for s in conn.execute(sa.select(seats).where(seats.c.table_id.in_(list(by_table)))
-                                  .order_by(seats.c.table_id, seats.c.seat)):
-                by_table[s.table_id].append(s)
-        return [(r, by_table[r.table_id]) for r in rows]
+            return _games(conn, query)
 
     async def search(self, *, game: str | None = None, player: str | None = None, strategy: str | None = None,
                      since_ms: int | None = None, until_ms: int | None = None, limit: int = 50,
@@ -381,52 +424,70 @@ class Archive:
             raise ValueError(f"limit must be 1..{MAX_PAGE}")
         after = decode_cursor(cursor) if cursor else None
         keys = _page_keys(game, player, strategy, since_ms, until_ms, after, limit + 1)
-        found = await self._run(self._search, keys, limit + 1)
-        items = [_summary(r, s) for r, s in found[:limit]]
+        found = await self._run(self._search, keys)
+        items = found[:limit]
         more = len(found) > limit
         return HistoryPage(items, encode_cursor(items[-1].ended_ms, items[-1].table) if more else None)
 
-    def _search(self, keys: Any, n: int) -> list[tuple[Any, list[Any]]]:
+    def _search(self, keys: Any) -> list[GameSummary]:
         with self._tx() as conn:
             ids = [r.table_id for r in conn.execute(keys)]
-        if not ids:
-            return []
-        found = self._games(sa.select(*_SUMMARY).where(games.c.table_id.in_(ids)))
+            if not ids:
+                return []
+            found = _games(conn, sa.select(*_SUMMARY).where(games.c.table_id.in_(ids)))
         order = {t: i for i, t in enumerate(ids)}
-        return sorted(found, key=lambda f: order[f[0].table_id])[:n]
+        return sorted(found, key=lambda g: order[g.table])
 
     async def iter_games(self, *, game: str | None = None, since_ms: int | None = None,
                          until_ms: int | None = None, batch: int = 200) -> AsyncIterator[ArchivedGame]:
         """Every archived game (of ``game``, ended in ``[since_ms,
-        until_ms)``), oldest first, read ``batch`` at a time (bulk export).
-        Raises :class:`ArchiveUnavailable`; ``ValueError`` on a damaged blob."""
+        until_ms)``), oldest first, read ``batch`` (at least 1) at a time
+        (bulk export).  Raises :class:`ArchiveUnavailable`; ``ValueError``
+        on a damaged blob or a batch below 1."""
+        if batch < 1:
+            raise ValueError("batch must be at least 1")
         after: tuple[int, str] | None = None
         while True:
             query = sa.select(games).order_by(games.c.ended_ms, games.c.table_id).limit(batch)
             query = query.where(*_filters(games, game, since_ms, until_ms))
             if after is not None:
                 query = query.where(sa.tuple_(games.c.ended_ms, games.c.table_id) > sa.tuple_(*after))
-            found = await self._run(self._games, query)
-            for row, seat_rows in found:
-                yield _archived((row, seat_rows))
+            found: list[ArchivedGame] = await self._run(self._read, query)
+            for g in found:
+                yield g
             if len(found) < batch:
                 return
-            after = (found[-1][0].ended_ms, found[-1][0].table_id)
+            after = (found[-1].summary.ended_ms, found[-1].summary.table)
 
     async def count(self) -> int:
         """The number of archived games.  Raises :class:`ArchiveUnavailable`."""
-        row = await self._run(self._fetch_one, sa.select(sa.func.count()).select_from(games))
-        return int(row[0])
+        return await self._run(self._count)
+
+    def _count(self) -> int:
+        with self._tx() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one())
 
     async def close(self) -> None:
         """Close the pooled connections."""
         await asyncio.to_thread(self.engine.dispose)
 
 
-def _archived(found: tuple[Any, list[Any]]) -> ArchivedGame:
-    row, seat_rows = found
-    return ArchivedGame(summary=_summary(row, seat_rows), meta=json.loads(row.meta), log=unpack_log(row.log),
-                        digest=row.digest)
+def _games(conn: Connection, query: Any) -> list[Any]:
+    """The games ``query`` selects on ``conn``, in its order, with their
+    seats: :class:`ArchivedGame` when it selects the log, else
+    :class:`GameSummary`."""
+    rows = conn.execute(query).all()
+    if not rows:
+        return []
+    by_table: dict[str, list[Any]] = {r.table_id: [] for r in rows}
+    for s in conn.execute(sa.select(seats).where(seats.c.table_id.in_(list(by_table)))
+                          .order_by(seats.c.table_id, seats.c.seat)):
+        by_table[s.table_id].append(s)
+    out: list[Any] = [_summary(r, by_table[r.table_id]) for r in rows]
+    if rows and "log" in rows[0]._fields:
+        out = [ArchivedGame(summary=summary, meta=json.loads(r.meta), log=unpack_log(r.log), digest=r.digest)
+               for summary, r in zip(out, rows, strict=True)]
+    return out
 
 
 def _filters(t: Any, game: str | None, since_ms: int | None, until_ms: int | None) -> list[Any]:
