@@ -4,12 +4,17 @@
 # nginx (deploy/nginx/nginx.conf with loopback upstreams), 2 workers, 1 bot
 # worker, the exporter, Prometheus with deploy/prometheus/{prometheus.yml,alerts.yml}
 # (targets rewritten to loopback ports). Real Redis db 12. Ports 19260-19269.
+# The archive: a SQLite file in the work directory (no PostgreSQL needed;
+# TAPIS_CHECK_ARCHIVE_URL names another), finished tables archived 5 s
+# after their end so that the run sees them leave Redis.
 set -u
 M=$(cd "$(dirname "$0")/.." && pwd)   # the repository
 WORK=$(mktemp -d /tmp/tapis-topology.XXXXXX); cd "$WORK"
 DB=${TAPIS_CHECK_DB:-12}   # flushed before and after
 export TAPIS_REDIS_URL=redis://127.0.0.1:6379/$DB TAPIS_SHARDS=4
+export TAPIS_ARCHIVE_URL=${TAPIS_CHECK_ARCHIVE_URL:-sqlite:///$WORK/archive.db} TAPIS_ARCHIVE_AFTER_S=5
 redis-cli -n "$DB" flushdb >/dev/null
+tapis archive migrate
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; sleep 2; for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; redis-cli -n "$DB" flushdb >/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -55,6 +60,7 @@ echo "bot p99: $(q 'histogram_quantile(0.99, sum by (le) (rate(tapis_bot_decisio
 echo "submit p99: $(q 'histogram_quantile(0.99, sum by (le) (rate(tapis_submit_reply_seconds_bucket[1m])))')"
 echo "alive: $(q 'tapis_worker_consumers_alive')  lag: $(q 'tapis_consumer_group_lag')  pending: $(q 'tapis_consumer_group_pending')  len: $(q 'tapis_command_stream_length')"
 echo "active: $(q 'max by (game) (tapis_active_tables)')"
+echo "archived: $(q 'sum(tapis_games_archived_total)')  backlog: $(q 'tapis_archive_backlog_tables')  oldest unarchived: $(q 'tapis_archive_oldest_unarchived_seconds')  errors: $(q 'sum(tapis_archive_errors_total)')"
 curl -s 127.0.0.1:19267/api/v1/rules | python3 -c '
 import sys,json; g=json.load(sys.stdin)["data"]["groups"]
 for r in [r for x in g for r in x["rules"]]: print("  rule", r["name"], r["health"], r["state"], r.get("lastError",""))'

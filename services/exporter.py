@@ -7,43 +7,47 @@ The workers count what they do themselves (``tapis_actions_applied_total``,
 single worker can see — how long each command stream is, how far the
 consumer group ``workers`` is behind, how old the oldest unacknowledged
 command is, how many workers are alive, how many tables wait on the
-sweeper and for how long — is read here from Redis by a
-:class:`StreamCollector` (a prometheus_client custom collector), once per
-scrape, in at most three round trips (TIME, one pipeline, and a second
-pipeline only for shards that lag or have pending commands) whatever the
-number of shards and partitions.
+sweeper and for how long, how far the archive is behind — is read here
+from Redis by a :class:`StreamCollector` (a prometheus_client custom
+collector), once per scrape, in at most three round trips (TIME, one
+pipeline, and a second pipeline only for shards that lag or have pending
+commands) whatever the number of shards and partitions.
 
 Metrics (gauges; ``shard`` is the command shard number, ``0..shards-1``):
 
-========================================  =================================================
-``tapis_command_stream_length``           XLEN ``tapis:commands:<shard>`` (entries, acked or
-                                          not)
-``tapis_consumer_group_lag``              entries after the group's last-delivered id: 0 when
-                                          that id is the stream's last entry, else counted
-                                          with XRANGE (capped at :data:`LAG_COUNT_CAP`);
-                                          Redis' own ``lag`` is never used (see note)
-``tapis_consumer_group_pending``          delivered, not yet acknowledged (XPENDING summary)
-``tapis_consumer_group_consumers``        consumers registered in the group (dead ones
-                                          included)
-``tapis_oldest_pending_age_seconds``      now − submission time of the oldest pending
-                                          command (its stream id), 0 when none is pending
-``tapis_oldest_pending_idle_seconds``     time since that command was last delivered to a
-                                          worker
-``tapis_oldest_pending_deliveries``       how many times it was delivered (> 1: reclaimed)
-``tapis_deadletter_stream_length``        XLEN ``tapis:deadletters``
-``tapis_worker_consumers_alive``          workers whose heartbeat in ``tapis:workers`` is at
-                                          most ``alive_s`` old (ZCOUNT)
-``tapis_tables_awaiting``                 tables in the partitions' due sets (the sweeper
-                                          will look at them: a bot turn, a start, a turn
-                                          clock)
-``tapis_oldest_awaited_turn_age_seconds`` now − the oldest last-event time in the waiting
-                                          sets: how long the stillest of those tables has
-                                          not moved; 0 when none waits
-``tapis_sweeper_overdue_seconds``         now − the earliest due time when it is past, else
-                                          0: the sweeper is behind, or no worker sweeps
-``tapis_exporter_redis_up``               1 when the last collection reached Redis, else 0
-``tapis_exporter_collect_seconds``        how long the last collection took
-========================================  =================================================
+===========================================  =================================================
+``tapis_command_stream_length``              XLEN ``tapis:commands:<shard>`` (entries, acked or
+                                             not)
+``tapis_consumer_group_lag``                 entries after the group's last-delivered id: 0 when
+                                             that id is the stream's last entry, else counted
+                                             with XRANGE (capped at :data:`LAG_COUNT_CAP`);
+                                             Redis' own ``lag`` is never used (see note)
+``tapis_consumer_group_pending``             delivered, not yet acknowledged (XPENDING summary)
+``tapis_consumer_group_consumers``           consumers registered in the group (dead ones
+                                             included)
+``tapis_oldest_pending_age_seconds``         now − submission time of the oldest pending
+                                             command (its stream id), 0 when none is pending
+``tapis_oldest_pending_idle_seconds``        time since that command was last delivered to a
+                                             worker
+``tapis_oldest_pending_deliveries``          how many times it was delivered (> 1: reclaimed)
+``tapis_deadletter_stream_length``           XLEN ``tapis:deadletters``
+``tapis_worker_consumers_alive``             workers whose heartbeat in ``tapis:workers`` is at
+                                             most ``alive_s`` old (ZCOUNT)
+``tapis_tables_awaiting``                    tables in the partitions' due sets (the sweeper
+                                             will look at them: a bot turn, a start, a turn
+                                             clock, a finished table due for the archiver)
+``tapis_oldest_awaited_turn_age_seconds``    now − the oldest last-event time in the waiting
+                                             sets: how long the stillest of those tables has
+                                             not moved; 0 when none waits
+``tapis_sweeper_overdue_seconds``            now − the earliest due time when it is past, else
+                                             0: the sweeper is behind, or no worker sweeps
+``tapis_archive_backlog_tables``             finished tables not archived yet (in the
+                                             partitions' unarchived sets)
+``tapis_archive_oldest_unarchived_seconds``  now − the last-event time of the oldest finished
+                                             table not archived yet; 0 when none
+``tapis_exporter_redis_up``                  1 when the last collection reached Redis, else 0
+``tapis_exporter_collect_seconds``           how long the last collection took
+===========================================  =================================================
 
 Note on lag: Redis 7.0 can report a wrong non-zero ``lag`` in XINFO GROUPS
 after it restarts from its append-only file.  The group's ``entries-read``
@@ -66,8 +70,19 @@ Note on the due and waiting sets (``tapis:{p<N>}:due`` and
 ``tapis:{p<N>}:waiting``, :data:`~services.store.keys.PARTITIONS` of each):
 the due sets are read with ZCARD and ZRANGE 0 0 WITHSCORES, the waiting
 sets with ZRANGE 0 0 WITHSCORES, all in the one pipeline.  A table
-waiting on nothing (finished, or on a person without a turn clock) is in
-neither, so none of these gauges grows with idle tables.
+waiting on nothing (on a person without a turn clock, or finished without
+an archive) is in neither, so none of these gauges grows with idle
+tables; a finished table waiting for the archiver is in the due set only
+(at its archive time), never in the waiting set.
+
+Note on the archive (the sets ``tapis:{p<N>}:unarchived``,
+:func:`services.store.keys.unarchived`): when an archive is configured, a
+table that finishes is listed there with the time of its last event as
+score, and the archiver removes it with the table's keys once its row is
+written and verified (``TAPIS_ARCHIVE_AFTER_S`` after its end, 300 s by
+default).  ZCARD and ZRANGE 0 0 WITHSCORES of each, in the same pipeline,
+give the backlog and the age of the oldest; without an archive the sets
+stay empty and both gauges read 0.
 
 Every figure is read with ``TIME`` from Redis as "now", so the exporter's
 own clock does not matter; the heartbeats and the due and waiting scores
@@ -119,12 +134,17 @@ _SPECS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tapis_worker_consumers_alive": (
         "Workers whose heartbeat in tapis:workers is within the exporter's alive window.", ()),
     "tapis_tables_awaiting": (
-        "Tables in the partitions' due sets: a bot turn, a start or a turn clock the sweeper will look at.", ()),
+        "Tables in the partitions' due sets: a bot turn, a start, a turn clock or a finished table to archive the "
+        "sweeper will look at.", ()),
     "tapis_oldest_awaited_turn_age_seconds": (
         "Seconds since the last event of the stillest table in the waiting sets; 0 when none waits.", ()),
     "tapis_sweeper_overdue_seconds": (
         "Seconds the earliest due table is past its due time (0 when none is): the sweeper is behind or absent.",
         ()),
+    "tapis_archive_backlog_tables": (
+        "Finished tables not archived yet (the partitions' unarchived sets; empty without an archive).", ()),
+    "tapis_archive_oldest_unarchived_seconds": (
+        "Seconds since the last event of the oldest finished table not archived yet; 0 when none.", ()),
     "tapis_exporter_redis_up": ("1 when the exporter's last collection reached Redis, else 0.", ()),
     "tapis_exporter_collect_seconds": ("Duration of the exporter's last collection from Redis.", ()),
 }
@@ -134,6 +154,9 @@ METRIC_NAMES: tuple[str, ...] = tuple(_SPECS)
 
 #: Commands per shard in the first pipeline of :meth:`StreamCollector.read`.
 _PER_SHARD = 4
+#: Commands per partition in that pipeline: due ZCARD and ZRANGE, waiting
+#: ZRANGE, unarchived ZCARD and ZRANGE.
+_PER_PARTITION = 5
 
 
 def _s(v: Any) -> str:
@@ -161,7 +184,8 @@ def _min_score(results: list[Any]) -> float | None:
 class StreamCollector(Collector):
     """A prometheus_client collector reading the command streams, the
     consumer group ``workers``, the dead-letter stream, the workers'
-    heartbeats and the partitions' due and waiting sets at each scrape.
+    heartbeats and the partitions' due, waiting and unarchived sets at
+    each scrape.
 
     ``redis``: a *synchronous* client (``redis.Redis``, ``redis.cluster.
     RedisCluster`` or ``fakeredis.FakeRedis``); ``shards``: the number of
@@ -237,13 +261,15 @@ class StreamCollector(Collector):
             pipe.zcard(keys.due(part))
             pipe.zrange(keys.due(part), 0, 0, withscores=True)  # the earliest due time
             pipe.zrange(keys.waiting(part), 0, 0, withscores=True)  # the oldest last event
+            pipe.zcard(keys.unarchived(part))
+            pipe.zrange(keys.unarchived(part), 0, 0, withscores=True)  # the oldest finished table
         res = pipe.execute(raise_on_error=False)
         if isinstance(res[0], Exception):
             raise res[0]
         deadletters = int(res[0])
         alive = res[1]
         base = 2 + _PER_SHARD * len(streams)
-        sets = res[base:]  # per partition: due ZCARD, due ZRANGE, waiting ZRANGE
+        sets = res[base:]  # per partition: the _PER_PARTITION answers, in pipeline order
 
         fam = {name: self._family(name) for name in METRIC_NAMES[:-2]}
         follow_up: list[tuple[str, str, Any]] = []  # (what, shard, argument)
@@ -299,7 +325,9 @@ class StreamCollector(Collector):
         fam["tapis_deadletter_stream_length"].add_metric([], deadletters)
         if not isinstance(alive, Exception):
             fam["tapis_worker_consumers_alive"].add_metric([], int(alive))
-        due_cards, due_firsts, waiting_firsts = sets[0::3], sets[1::3], sets[2::3]
+        n = _PER_PARTITION
+        due_cards, due_firsts, waiting_firsts = sets[0::n], sets[1::n], sets[2::n]
+        unarchived_cards, unarchived_firsts = sets[3::n], sets[4::n]
         fam["tapis_tables_awaiting"].add_metric(
             [], sum(int(n) for n in due_cards if not isinstance(n, Exception)))
         oldest = _min_score(waiting_firsts)
@@ -308,6 +336,11 @@ class StreamCollector(Collector):
         earliest = _min_score(due_firsts)
         fam["tapis_sweeper_overdue_seconds"].add_metric(
             [], 0 if earliest is None else max(0.0, now_ms - earliest) / 1000)
+        fam["tapis_archive_backlog_tables"].add_metric(
+            [], sum(int(c) for c in unarchived_cards if not isinstance(c, Exception)))
+        ended = _min_score(unarchived_firsts)
+        fam["tapis_archive_oldest_unarchived_seconds"].add_metric(
+            [], 0 if ended is None else max(0.0, now_ms - ended) / 1000)
         return list(fam.values())
 
 

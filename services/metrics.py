@@ -85,6 +85,11 @@ ARCHIVE_ERRORS = Counter(
     "reached or failed; mismatch: the row read back differs from the log; conflict: the table id is archived with "
     "another log; invalid: the log in Redis does not make a finished game). The table stays in Redis.", ["reason"],
 )
+#: The reasons of :data:`ARCHIVE_ERRORS`, exported from 0 so that a first
+#: failure is an increase the alert TapisArchiveErrors sees.
+ARCHIVE_ERROR_REASONS = ("unavailable", "mismatch", "conflict", "invalid")
+for _reason in ARCHIVE_ERROR_REASONS:
+    ARCHIVE_ERRORS.labels(_reason)
 ARCHIVE_LATENCY = Histogram(
     "tapis_archive_seconds", "Time to archive one finished table (read the log, write and verify the row, remove "
     "the keys).", buckets=_LAT,

@@ -164,8 +164,9 @@ def build() -> dict:
             description="How far past its due time the earliest due table is (0: the sweeper is on time). "
                         "Alert TapisSweeperBehind above 60 s.")
     L.panel("Tables awaiting", [("max(tapis_tables_awaiting)", "in the due sets")],
-            description="Tables in the partitions' due sets: a bot turn, a start or a turn clock the sweeper will "
-                        "look at. Tables waiting on a person without a clock, or finished, are not counted.")
+            description="Tables in the partitions' due sets: a bot turn, a start, a turn clock or a finished table "
+                        "to archive the sweeper will look at. Tables waiting on a person without a clock, or "
+                        "finished without an archive, are not counted.")
     L.panel("Turn timeouts and returns/min by game", [
         (f"sum by (game) (rate(tapis_turn_timeouts_total{{{G}}}[{RI}])) * 60", "timed out {{game}}"),
         (f"sum by (game) (rate(tapis_seats_returned_total{{{G}}}[{RI}])) * 60", "came back {{game}}"),
@@ -213,6 +214,26 @@ def build() -> dict:
     L.panel("Games finished/min by game",
             [(f"sum by (game) (rate(tapis_games_finished_total{{{G}}}[{RI}])) * 60", "{{game}}")], unit="short")
 
+    L.row("Archive")
+    L.panel("Games archived/min by game", [
+        (f"sum by (game) (rate(tapis_games_archived_total{{{G}}}[{RI}])) * 60", "archived {{game}}"),
+        (f"sum(rate(tapis_games_finished_total{{{G}}}[{RI}])) * 60", "finished (all games)"),
+    ], description="Finished tables moved from Redis into the archive (written, verified, keys removed), beside "
+                   "the games finished: the two match when the archive keeps up (TAPIS_ARCHIVE_AFTER_S later).")
+    L.panel("Archive backlog", [("max(tapis_archive_backlog_tables)", "finished, not archived")],
+            description="Finished tables still in Redis waiting for the archiver (the unarchived sets): about "
+                        "TAPIS_ARCHIVE_AFTER_S worth of finished games when all is well. Empty without an archive.")
+    L.panel("Oldest unarchived age", [("max(tapis_archive_oldest_unarchived_seconds)", "oldest finished table")],
+            unit="s", thresholds=[(300, "yellow"), (1200, "red")],
+            description="Since the last event of the oldest finished table not archived yet. Tables are archived "
+                        "TAPIS_ARCHIVE_AFTER_S (300 s) after their end; alert TapisArchiveBehind above 1200 s.")
+    L.panel("Archive errors/s by reason", [(f"sum by (reason) (rate(tapis_archive_errors_total[{RI}]))",
+                                            "{{reason}}")], unit="ops", w=12,
+            description="Failed attempts; the table stays in Redis and is tried again (TAPIS_ARCHIVE_RETRY_S, "
+                        "an hour for a conflict). Alert TapisArchiveErrors.")
+    L.panel("Archive duration", quantiles("tapis_archive_seconds", ""), unit="s", w=12,
+            description="Worker: read the log, write and verify the row, remove the keys, for one table.")
+
     L.row("Bots")
     L.panel("Bot decision p99 by game and strategy",
             quantiles("tapis_bot_decision_seconds", "game, strategy", G, qs=(0.99,)), unit="s", w=12,
@@ -226,7 +247,8 @@ def build() -> dict:
     return {
         "uid": "tapis-overview",
         "title": "Tapis",
-        "description": "Tapis service: gateway RED, command pipeline, streams, liveness, conflicts, tables, bots.",
+        "description": ("Tapis service: gateway RED, command pipeline, streams, liveness, conflicts, tables, "
+                        "archive, bots."),
         "tags": ["tapis"],
         "timezone": "browser",
         "editable": True,

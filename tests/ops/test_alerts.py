@@ -31,6 +31,7 @@ def test_the_issue_s_alerts_are_all_there():
         "TapisConsumerLagGrowing", "TapisPendingTooOld", "TapisNoWorkerAlive", "TapisDeadLetters",
         "TapisRedisUnreachable", "TapisExporterDown", "TapisBotDecisionNearDeadline",
         "TapisTablesNotMoving", "TapisSweeperBehind", "TapisLoopStalled",
+        "TapisArchiveBehind", "TapisArchiveErrors",
     }
 
 
@@ -94,6 +95,36 @@ def test_alert_names_exported_metrics_and_is_documented(alert):
     headings = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
                 for h in re.findall(r"^#+ (.+)$", doc, re.MULTILINE)}
     assert anchor in headings, f"docs/operations.md has no section '{alert['alert']}'"
+
+
+def test_archive_behind_waits_past_the_archive_delay_and_a_margin():
+    """A finished table is archived TAPIS_ARCHIVE_AFTER_S after its end: the
+    alert waits that plus 15 minutes, well past a failed attempt's retry
+    and a dead sweeper's lease."""
+    from services.config import Settings
+
+    s = Settings()
+    rule = _rule("TapisArchiveBehind")
+    assert metric_names(rule["expr"]) == {"tapis_archive_oldest_unarchived_seconds"}
+    assert _threshold(rule) == s.archive_after_s + 15 * 60
+    assert _threshold(rule) > s.archive_after_s + 10 * (s.archive_retry_s + s.sweep_lease_ms / 1000)
+    assert rule["for"] == "10m"
+
+
+def test_archive_errors_cover_every_reason_the_archiver_counts():
+    """The reasons the archiver counts are the ones the workers export from
+    0 (a first failure is an increase), and the conflict branch looks back
+    longer than the archiver's hourly conflict retry."""
+    from services import metrics
+    from services.worker import archiver
+
+    source = (ROOT / "services" / "worker" / "archiver.py").read_text()
+    counted = set(re.findall(r'_failed\(table, version, "(\w+)"', source))
+    assert counted == set(metrics.ARCHIVE_ERROR_REASONS) == {"unavailable", "mismatch", "conflict", "invalid"}
+    rule = _rule("TapisArchiveErrors")
+    window_min = int(re.search(r'reason="conflict"\}\[(\d+)m\]', rule["expr"]).group(1))
+    assert window_min * 60_000 > archiver.CONFLICT_RETRY_MS
+    assert rule["for"] == "15m"
 
 
 def test_every_alert_has_a_firing_unit_test():

@@ -67,7 +67,7 @@ def test_top_level_shape(dashboard):
 def test_panel_ids_are_unique_positive_ints(dashboard):
     ids = [p["id"] for p in all_panels(dashboard)]
     assert all(isinstance(i, int) and i > 0 for i in ids)
-    assert len(ids) == len(set(ids)) == 42
+    assert len(ids) == len(set(ids)) == 48
 
 
 def test_panels_fit_the_grid_without_overlap(dashboard):
@@ -115,7 +115,11 @@ def test_every_query_names_exported_metrics(dashboard):
                    # the Liveness row (issue 10)
                    "tapis_turn_timeouts_total", "tapis_redriven_total", "tapis_oldest_awaited_turn_age_seconds",
                    "tapis_sweeper_overdue_seconds", "tapis_tables_awaiting", "tapis_commands_duplicate_total",
-                   "tapis_commands_lost_total", "tapis_loop_heartbeat_timestamp_seconds"):
+                   "tapis_commands_lost_total", "tapis_loop_heartbeat_timestamp_seconds",
+                   # the Archive row (issue 22)
+                   "tapis_games_archived_total", "tapis_archive_backlog_tables",
+                   "tapis_archive_oldest_unarchived_seconds", "tapis_archive_errors_total",
+                   "tapis_archive_seconds_bucket"):
         assert needed in seen, needed
 
 
@@ -140,6 +144,37 @@ def test_liveness_row(dashboard):
                      "Loop heartbeat age": [None, 60]}
 
 
+def row_panels(dashboard: dict, title: str) -> list[dict]:
+    """The panels of the row titled ``title`` (up to the next row)."""
+    titles = [p["title"] for p in dashboard["panels"]]
+    start = titles.index(title)
+    end = next((i for i in range(start + 1, len(titles)) if dashboard["panels"][i]["type"] == "row"), len(titles))
+    return dashboard["panels"][start + 1:end]
+
+
+def test_archive_row(dashboard):
+    """The row of issue 22: games archived by game, the backlog, the oldest
+    unarchived age (with the alert's threshold), errors by reason, the
+    archive latency's p99."""
+    row = row_panels(dashboard, "Archive")
+    by_title = {p["title"]: [t["expr"] for t in p["targets"]] for p in row}
+    assert list(by_title) == ["Games archived/min by game", "Archive backlog", "Oldest unarchived age",
+                              "Archive errors/s by reason", "Archive duration"]
+    assert by_title["Games archived/min by game"][0] == (
+        'sum by (game) (rate(tapis_games_archived_total{game=~"$game"}[$__rate_interval])) * 60')
+    assert by_title["Archive backlog"] == ["max(tapis_archive_backlog_tables)"]
+    assert by_title["Oldest unarchived age"] == ["max(tapis_archive_oldest_unarchived_seconds)"]
+    assert by_title["Archive errors/s by reason"] == [
+        "sum by (reason) (rate(tapis_archive_errors_total[$__rate_interval]))"]
+    assert "histogram_quantile(0.99, sum by (le) (rate(tapis_archive_seconds_bucket[$__rate_interval])))" in (
+        by_title["Archive duration"])
+    oldest = next(p for p in row if p["title"] == "Oldest unarchived age")
+    assert [s["value"] for s in oldest["fieldConfig"]["defaults"]["thresholds"]["steps"]] == [None, 300, 1200]
+    rules = yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text())
+    (behind,) = [r for g in rules["groups"] for r in g["rules"] if r.get("alert") == "TapisArchiveBehind"]
+    assert behind["expr"].strip().endswith("> 1200")  # the red line is the alert's threshold
+
+
 def test_the_name_check_catches_a_typo():
     exported = exported_metric_names()
     names = metric_names('sum(rate(tapis_actions_aplied_total{game=~".*"}[5m])) / sum(up)')
@@ -160,7 +195,8 @@ def test_queries_are_valid_promql(dashboard, tmp_path):
              for i, (_where, expr) in enumerate(queries(dashboard))]
     path = tmp_path / "dashboard_rules.yml"
     path.write_text(yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}))
-    res = subprocess.run(["promtool", "check", "rules", str(path)], capture_output=True, text=True, timeout=60, check=False)
+    res = subprocess.run(["promtool", "check", "rules", str(path)], capture_output=True, text=True, timeout=60,
+                         check=False)
     assert res.returncode == 0, res.stdout + res.stderr
     assert f"SUCCESS: {len(rules)} rules found" in res.stdout
 

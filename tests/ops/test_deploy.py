@@ -1,7 +1,9 @@
 """The deploy files agree with the code: every role's command line parses
 with the real `tapis` CLI, every setting is a real Settings field, the
 scrape configs and the proxy point at the services that exist, probes and
-resources are set, the Redis of compose keeps an append-only file."""
+resources are set, the Redis of compose keeps an append-only file, and
+every role that reads or writes the archive gets its URL, pointing at the
+PostgreSQL the files run, whose schema is migrated before they start."""
 
 from __future__ import annotations
 
@@ -23,12 +25,16 @@ TAPIS_ROLES = {"gateway", "worker", "bots", "exporter"}
 
 def parse_cli(args: list[str]):
     """Parse a `tapis ...` command line with the real CLI (nothing runs);
-    returns the click context.  Raises the CLI's usage error on an unknown
-    option or a bad value, KeyError on an unknown command."""
-    group = typer.main.get_command(app)
-    name, *rest = args
-    command = group.commands[name]
-    return command.make_context(name, list(rest))
+    returns the click context of the command (of the subcommand for a
+    group: ``archive migrate`` gives ``migrate``'s).  Raises the CLI's
+    usage error on an unknown option or a bad value, KeyError on an
+    unknown command."""
+    command = typer.main.get_command(app)
+    name, rest = "tapis", list(args)
+    while hasattr(command, "commands"):  # a group (typer's own click): its subcommand
+        name, *rest = rest
+        command = command.commands[name]
+    return command.make_context(name, rest)
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +64,8 @@ def test_parse_cli_rejects_unknown_options():
 # -- compose ------------------------------------------------------------------
 def test_compose_has_every_role(compose):
     services = compose["services"]
-    assert set(services) == {"redis", "gateway-1", "gateway-2", "proxy", "worker", "bots", "exporter",
-                             "prometheus", "grafana"}
+    assert set(services) == {"redis", "postgres", "archive-migrate", "gateway-1", "gateway-2", "proxy", "worker",
+                             "bots", "exporter", "prometheus", "grafana"}
     assert services["worker"]["deploy"]["replicas"] == 2
     redis_cmd = services["redis"]["command"]
     assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
@@ -76,7 +82,50 @@ def test_compose_commands_and_settings_are_real(compose):
             assert svc["environment"]["TAPIS_REDIS_URL"] == "redis://redis:6379/0"
             assert svc["read_only"] is True and svc["cap_drop"] == ["ALL"]
     assert roles == {"gateway-1": "gateway", "gateway-2": "gateway", "worker": "worker", "bots": "bots",
-                     "exporter": "exporter"}
+                     "exporter": "exporter", "archive-migrate": "migrate"}
+
+
+#: The roles that read or write the archive: the gateways read archived
+#: tables and the history, the workers' archiver writes, the migration
+#: creates the schema.  The bot workers and the exporter never open it.
+ARCHIVE_ROLES = {"gateway", "worker", "migrate"}
+
+
+def test_compose_runs_postgresql_for_the_archive(compose):
+    """PostgreSQL with a volume and a health check; every role that needs
+    the archive has a URL naming that server, its user, database and
+    password; the schema is migrated once PostgreSQL is healthy and before
+    the gateways and workers start; the exporter does not wait for it."""
+    from sqlalchemy.engine import make_url
+
+    from services.config import archive_enabled
+
+    services = compose["services"]
+    pg = services["postgres"]
+    assert pg["image"].startswith("postgres:15")
+    assert "postgres-data:/var/lib/postgresql/data" in pg["volumes"]
+    assert "postgres-data" in compose["volumes"]
+    assert pg["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    assert not pg.get("ports")  # reachable from the compose network only
+    env = pg["environment"]
+    needing = {name for name, svc in services.items()
+               if svc.get("image", "").startswith("tapis:") and parse_cli(svc["command"]).info_name in ARCHIVE_ROLES}
+    assert needing == {"gateway-1", "gateway-2", "worker", "archive-migrate"}
+    for name in needing:
+        raw = services[name]["environment"]["TAPIS_ARCHIVE_URL"]
+        url = make_url(raw.replace("${POSTGRES_PASSWORD:-change-me}", "change-me"))
+        assert url.get_backend_name() == "postgresql" and url.host == "postgres" and url.port == 5432, name
+        assert (url.username, url.database) == (env["POSTGRES_USER"], env["POSTGRES_DB"]), name
+        assert "${POSTGRES_PASSWORD:-change-me}" in raw, name  # the same password as the server's
+        assert env["POSTGRES_PASSWORD"] == "${POSTGRES_PASSWORD:-change-me}"
+        assert archive_enabled(Settings(archive_url=raw)), name
+    migrate = services["archive-migrate"]
+    assert migrate["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert migrate["restart"] == "no"
+    for name in ("gateway-1", "gateway-2", "worker", "bots"):
+        assert services[name]["depends_on"]["archive-migrate"] == {"condition": "service_completed_successfully"}
+        assert services[name]["depends_on"]["redis"] == {"condition": "service_healthy"}
+    assert services["exporter"]["depends_on"] == {"redis": {"condition": "service_healthy"}}
 
 
 def test_compose_ports_are_loopback_only(compose):
@@ -167,6 +216,61 @@ def test_k8s_deployment_per_role_with_probes_and_requests(k8s):
     assert gw["livenessProbe"]["httpGet"]["path"] == "/healthz"
     worker = deployments["tapis-worker"]["spec"]["template"]["spec"]["containers"][0]
     assert worker["livenessProbe"]["httpGet"]["path"] == "/healthz"  # loop heartbeats, not just "it answers"
+
+
+def _env(container: dict) -> dict[str, dict]:
+    return {e["name"]: e for e in container.get("env", [])}
+
+
+def test_k8s_archive_secret_postgres_and_migration(k8s):
+    """The Secret tapis-archive holds the archive's URL and the password of
+    the PostgreSQL StatefulSet, which that URL names (Service, port, user,
+    database, password); the gateways, the workers and the migration Job
+    read the URL from it, the bot workers and the exporter do not need it;
+    the Job runs `tapis archive migrate` like the other pods run theirs."""
+    from sqlalchemy.engine import make_url
+
+    secrets = _by_kind(k8s, "Secret")
+    data = secrets["tapis-archive"]["stringData"]
+    url = make_url(data["TAPIS_ARCHIVE_URL"])
+    (pg,) = _by_kind(k8s, "StatefulSet")["postgres"]["spec"]["template"]["spec"]["containers"]
+    pg_env = _env(pg)
+    svc = _by_kind(k8s, "Service")["postgres"]
+    assert url.get_backend_name() == "postgresql"
+    assert url.host == f"{svc['metadata']['name']}.{svc['metadata']['namespace']}.svc"
+    assert url.port == svc["spec"]["ports"][0]["port"] == pg["ports"][0]["containerPort"] == 5432
+    assert url.username == pg_env["POSTGRES_USER"]["value"] and url.database == pg_env["POSTGRES_DB"]["value"]
+    assert url.password == data["POSTGRES_PASSWORD"]
+    assert pg_env["POSTGRES_PASSWORD"]["valueFrom"] == {
+        "secretKeyRef": {"name": "tapis-archive", "key": "POSTGRES_PASSWORD"}}
+    sts = _by_kind(k8s, "StatefulSet")["postgres"]
+    assert svc["spec"]["selector"].items() <= sts["spec"]["template"]["metadata"]["labels"].items()
+    (mount,) = [m for m in pg["volumeMounts"] if m["name"] == "data"]
+    assert pg_env["PGDATA"]["value"].startswith(mount["mountPath"] + "/")
+    assert sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
+
+    from_secret = {"valueFrom": {"secretKeyRef": {"name": "tapis-archive", "key": "TAPIS_ARCHIVE_URL"}}}
+    pods = {name: d["spec"]["template"]["spec"] for name, d in _by_kind(k8s, "Deployment").items()}
+    (job,) = _by_kind(k8s, "Job").values()
+    pods[job["metadata"]["name"]] = job["spec"]["template"]["spec"]
+    needing = set()
+    for name, pod in pods.items():
+        (c,) = pod["containers"]
+        role = parse_cli(c["args"]).info_name
+        env = _env(c)
+        if role in ARCHIVE_ROLES:
+            needing.add(name)
+            assert {k: v for k, v in env["TAPIS_ARCHIVE_URL"].items() if k != "name"} == from_secret, name
+    assert needing == {"tapis-gateway", "tapis-worker", "tapis-archive-migrate"}
+    assert "TAPIS_ARCHIVE_URL" not in _by_kind(k8s, "ConfigMap")["tapis-settings"]["data"]  # a password: a Secret
+
+    assert job["spec"]["template"]["spec"]["restartPolicy"] == "OnFailure"
+    assert job["spec"]["ttlSecondsAfterFinished"] > 0  # gone after a while: the next apply runs it again
+    (c,) = job["spec"]["template"]["spec"]["containers"]
+    assert c["args"] == ["archive", "migrate"] and c["image"].startswith("tapis:")
+    assert c["envFrom"] == [{"configMapRef": {"name": "tapis-settings"}}]
+    assert job["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
+    assert c["securityContext"]["readOnlyRootFilesystem"] is True
 
 
 def test_k8s_gateway_probe_paths_exist_in_the_app():

@@ -67,7 +67,7 @@ def test_describe_lists_every_metric_without_touching_redis():
     names = [f.name for f in StreamCollector(NoRedis(), 4).describe()]
     assert names == list(METRIC_NAMES)
     assert all(n.startswith("tapis_") for n in names)
-    assert len(set(names)) == len(names) == 14
+    assert len(set(names)) == len(names) == 16
 
 
 def test_empty_redis(sync_redis):
@@ -81,6 +81,8 @@ def test_empty_redis(sync_redis):
         ("tapis_tables_awaiting", ()): 0,
         ("tapis_oldest_awaited_turn_age_seconds", ()): 0,
         ("tapis_sweeper_overdue_seconds", ()): 0,
+        ("tapis_archive_backlog_tables", ()): 0,
+        ("tapis_archive_oldest_unarchived_seconds", ()): 0,
         ("tapis_exporter_redis_up", ()): 1,
         ("tapis_exporter_collect_seconds", ()): got[("tapis_exporter_collect_seconds", ())],
     }
@@ -358,6 +360,129 @@ def test_a_broken_key_does_not_hide_the_other_partitions(sync_redis):
     assert 300 <= got[("tapis_oldest_awaited_turn_age_seconds", ())] < 305
 
 
+# -- the unarchived sets (issue 22) ---------------------------------------------
+#: A fixed "now" for the archive gauges' exact values (ms; Redis' TIME is replaced).
+NOW_MS = 1_800_000_000_000
+
+
+def fixed_clock(collector: StreamCollector, now_ms: int = NOW_MS) -> StreamCollector:
+    """``collector`` reading ``now_ms`` as Redis' clock."""
+    collector.now_ms = lambda: now_ms  # type: ignore[method-assign]
+    return collector
+
+
+def test_archive_gauges_from_the_unarchived_sets(sync_redis):
+    """The backlog counts every partition's unarchived set; the oldest age
+    is now minus the smallest score (the last event of the oldest finished
+    table); both fall as the archiver removes tables, to 0."""
+    r = sync_redis
+    # partition 0: finished 25 min ago (the archive is behind) and 5 min 10 s ago
+    r.zadd(keys.unarchived(0), {"old": NOW_MS - 1_500_000, "due": NOW_MS - 310_000})
+    # partition 17: two finished 2 s and 40.5 s ago; partition 63: one 299.999 s ago
+    r.zadd(keys.unarchived(17), {"a": NOW_MS - 2_000, "b": NOW_MS - 40_500})
+    r.zadd(keys.unarchived(63), {"c": NOW_MS - 299_999})
+    collector = fixed_clock(StreamCollector(r, 1))
+    got = sample(collector)
+    assert got[("tapis_archive_backlog_tables", ())] == 5
+    assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 1500.0
+    # the liveness gauges do not read these sets
+    assert got[("tapis_tables_awaiting", ())] == 0
+    assert got[("tapis_oldest_awaited_turn_age_seconds", ())] == 0
+
+    r.zrem(keys.unarchived(0), "old")  # archived
+    got = sample(collector)
+    assert got[("tapis_archive_backlog_tables", ())] == 4
+    assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 310.0
+    r.zrem(keys.unarchived(0), "due")
+    assert sample(collector)[("tapis_archive_oldest_unarchived_seconds", ())] == 299.999
+    r.zrem(keys.unarchived(63), "c")
+    r.zrem(keys.unarchived(17), "a", "b")
+    got = sample(collector)
+    assert got[("tapis_archive_backlog_tables", ())] == 0
+    assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 0
+
+
+def test_archive_age_is_never_negative_and_a_broken_key_is_skipped(sync_redis):
+    """A worker's clock ahead of Redis' writes a last event in the future:
+    age 0, not negative; a key of the wrong type in one partition hides
+    neither the others nor the rest of the collection."""
+    r = sync_redis
+    r.zadd(keys.unarchived(9), {"ahead": NOW_MS + 3_000})
+    r.set(keys.unarchived(10), "not a sorted set")
+    got = sample(fixed_clock(StreamCollector(r, 1)))
+    assert got[("tapis_exporter_redis_up", ())] == 1
+    assert got[("tapis_archive_backlog_tables", ())] == 1
+    assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 0
+    r.zadd(keys.unarchived(11), {"late": NOW_MS - 61_000})
+    got = sample(fixed_clock(StreamCollector(r, 1)))
+    assert got[("tapis_archive_backlog_tables", ())] == 2
+    assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 61.0
+
+
+async def test_archive_gauges_follow_the_store(sync_redis):
+    """Through the store's own scripts: a table marked finished with an
+    archive configured is listed at the time of its last event (and, with
+    none, not at all); once the archiver drops it, the backlog is empty."""
+    from services.store.store import EventStore
+
+    r = sync_redis
+    aredis = r.async_twin()
+    try:
+        archiving = EventStore(aredis, archiving=True)
+        plain = EventStore(aredis, archiving=False, finished_retention_s=3600)
+        for table in ("kept", "gone"):
+            r.hset(keys.meta(table), mapping={"game": "toy", "players": 2, "status": "playing", "version": 7})
+        await archiving.set_status("kept", "finished", NOW_MS - 420_000)
+        await plain.set_status("gone", "finished", NOW_MS - 900_000)  # expires with the retention instead
+        got = sample(fixed_clock(StreamCollector(r, 1)))
+        assert got[("tapis_archive_backlog_tables", ())] == 1
+        assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 420.0
+        assert await archiving.drop_archived("kept", 7, "toy") == 1
+        got = sample(fixed_clock(StreamCollector(r, 1)))
+        assert got[("tapis_archive_backlog_tables", ())] == 0
+        assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 0
+    finally:
+        await aredis.aclose()
+
+
+async def test_archive_gauges_across_the_archiver(sync_redis, tmp_path):
+    """A table played to its end through a gateway is in the backlog from
+    its end; a worker whose archive is down leaves it there (older at each
+    look); the worker with the archive back removes it: backlog 0."""
+    from services.archive.db import Archive
+    from services.worker.worker import Worker
+    from tests.test_archiver import AFTER_S, finished_toy_table, gateway, settings
+    from tests.test_decide_in_gateway import Recorder
+
+    url = f"sqlite:///{tmp_path / 'archive.db'}"
+    Archive(url).migrate()
+    aredis = sync_redis.async_twin()
+    try:
+        async with gateway(aredis, url) as gw:
+            table, _tokens, last_ts = await finished_toy_table(gw, target=3)
+        collector = StreamCollector(sync_redis, 2)
+        got = sample(fixed_clock(collector, last_ts + 1_500))
+        assert got[("tapis_archive_backlog_tables", ())] == 1
+        assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 1.5
+
+        due = last_ts + AFTER_S * 1000
+        down = Worker(aredis, settings("postgresql://tapis@127.0.0.1:1/none"), bots=Recorder(), clock=lambda: due)
+        assert await down.redrive(table) == "archive_error"
+        got = sample(fixed_clock(collector, due + 60_000))
+        assert got[("tapis_archive_backlog_tables", ())] == 1
+        assert got[("tapis_archive_oldest_unarchived_seconds", ())] == AFTER_S + 60.0
+
+        later = due + 30_000  # its retry
+        worker = Worker(aredis, settings(url), bots=Recorder(), clock=lambda: later)
+        assert await worker.sweep_once(now_ms=later) == 1
+        got = sample(fixed_clock(collector, later))
+        assert got[("tapis_archive_backlog_tables", ())] == 0
+        assert got[("tapis_archive_oldest_unarchived_seconds", ())] == 0
+        assert await Archive(url).count() == 1
+    finally:
+        await aredis.aclose()
+
+
 class CountingRedis:
     """Counts round trips: direct commands and pipeline executions."""
 
@@ -396,13 +521,13 @@ def test_round_trips(sync_redis):
         deliver_all(r, stream)
     counting = CountingRedis(r)
     sample(StreamCollector(counting, 8))
-    assert counting.trips == ["time", f"pipeline({2 + 4 * 8 + 3 * keys.PARTITIONS})"]
+    assert counting.trips == ["time", f"pipeline({2 + 4 * 8 + 5 * keys.PARTITIONS})"]
     r.xadd(keys.commands(2), {"i": "lagging"})
     r.xadd(keys.commands(5), {"i": "pending"})
     r.xreadgroup(GROUP, "w", {keys.commands(5): ">"}, count=1)
     counting.trips.clear()
     got = sample(StreamCollector(counting, 8))
-    assert counting.trips == ["time", f"pipeline({2 + 4 * 8 + 3 * keys.PARTITIONS})", "pipeline(2)"]
+    assert counting.trips == ["time", f"pipeline({2 + 4 * 8 + 5 * keys.PARTITIONS})", "pipeline(2)"]
     assert got[("tapis_consumer_group_lag", ("2",))] == 1
     assert got[("tapis_consumer_group_pending", ("5",))] == 1
 

@@ -229,7 +229,7 @@ def test_real_prometheus_scrapes_serve_and_exporter(procs, seeded_redis, tmp_pat
             return rs if rs and all(r.get("lastEvaluation", "").startswith("20") and
                                     not r["lastEvaluation"].startswith("0001") for r in rs) else None
         rs = wait_until("a rule evaluation", rules_evaluated)
-        assert len(rs) == 14
+        assert len(rs) == 16
         bad = [(r["name"], r.get("lastError")) for r in rs if r["health"] != "ok"]
         assert not bad, bad
         # no worker job is scraped here: the absent() branch of TapisNoWorkerAlive is pending
@@ -237,10 +237,15 @@ def test_real_prometheus_scrapes_serve_and_exporter(procs, seeded_redis, tmp_pat
         assert states["TapisNoWorkerAlive"] in ("pending", "firing")
         assert states["TapisHighErrorRatio"] == "inactive"
         # serve's loops beat, nothing waits in the due sets of db 12
-        for name in ("TapisLoopStalled", "TapisTablesNotMoving", "TapisSweeperBehind"):
+        for name in ("TapisLoopStalled", "TapisTablesNotMoving", "TapisSweeperBehind", "TapisArchiveBehind",
+                     "TapisArchiveErrors"):
             assert states[name] == "inactive", name
         assert scalar(prom, "tapis_tables_awaiting") == 0
         assert scalar(prom, "tapis_sweeper_overdue_seconds") == 0
+        # the archive: nothing unarchived in db 12; serve exports every error reason from 0
+        assert scalar(prom, "tapis_archive_backlog_tables") == 0
+        assert scalar(prom, "tapis_archive_oldest_unarchived_seconds") == 0
+        assert scalar(prom, 'count(tapis_archive_errors_total{job="tapis-gateway"} == 0)') == 4
     except BaseException:
         for name in ("serve", "exporter", "prometheus"):
             print(f"--- {name} log ---\n{procs.log(name)}")
