@@ -135,7 +135,16 @@ def create_app(
     app.state.ctx = ctx
     errors.install(app)
 
-    from services.gateway import apidocs, openapi, routes_games, routes_history, routes_ops, routes_tables, web
+    from services.gateway import (
+        apidocs,
+        openapi,
+        routes_games,
+        routes_history,
+        routes_ops,
+        routes_replay,
+        routes_tables,
+        web,
+    )
 
     # Added first = innermost: the hot routes' plainly valid requests are
     # answered here, inside the limits and the metrics (fast_routes).
@@ -152,6 +161,7 @@ def create_app(
 
     app.include_router(routes_games.router)
     app.include_router(routes_tables.router)
+    app.include_router(routes_replay.router)
     app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
     web.install(app)

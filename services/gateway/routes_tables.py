@@ -308,21 +308,22 @@ async def _view_fast(request: Request) -> Response | None:
     return await view(table, await viewer(table, request, request.headers.get("authorization")))
 
 
-def seat_view(t: Table, seat: int | None) -> SeatView:
+def seat_view(t: Table, seat: int | None, *, live: bool = True) -> SeatView:
     """What ``seat`` (None: a spectator) sees of ``t`` now (``GET
-    /tables/{T}/view``)."""
+    /tables/{T}/view``).  ``live=False`` (a replay, ``GET
+    /tables/{T}/replay``): without legal actions, choices nor deadlines."""
     table = t.id
     if not t.started:
         return SeatView(table=table, game=t.game.name, status="waiting", version=t.version, seat=seat,
                         awaiting=[], view=None, legal_actions=[])
     g, s = t.game, t.state
     r = g.result(s)
-    legal, choices = client_actions(g, s, seat) if seat is not None and r is None else ([], [])
+    legal, choices = client_actions(g, s, seat) if live and seat is not None and r is None else ([], [])
     return SeatView(
         table=table, game=g.name, status="finished" if r else "playing", version=t.version, seat=seat,
         awaiting=sorted(g.awaiting(s)) if r is None else [],
         must_act=sorted(must_act(g, s)) if r is None else [],
-        deadlines=t.deadlines() if r is None else {}, away=sorted(t.away), left=sorted(t.left),
+        deadlines=t.deadlines() if live and r is None else {}, away=sorted(t.away), left=sorted(t.left),
         view=with_people(t, g.view(s, seat)),
         legal_actions=legal, choices=choices,
         result=r.to_json() if r else None,

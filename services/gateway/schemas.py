@@ -281,3 +281,24 @@ class HistoryList(BaseModel):
 
     items: list[HistoryGame]
     next: str | None = Field(description="The `cursor` of the next page; null when there is none.")
+
+
+class ReplayStep(BaseModel):
+    """One step of a finished game's replay: the position after one move, as one seat (or the spectator) saw it."""
+
+    table: str
+    game: str
+    seat: int | None = Field(description="The seat whose view this is; null for the spectator's.")
+    version: int = Field(description="The version shown: the last event of the move (`at`, or the end of the move "
+                                     "holding it).")
+    move: int = Field(description="Which step this is: 1 for the opening (the deal), up to `len(steps)`.")
+    first: int = Field(description="The version of the first step (the opening's last event).")
+    last: int = Field(description="The table's last version: the end of the game.")
+    steps: list[int] = Field(description="The versions at which a move ends, in order: every position of the replay.")
+    view: SeatView = Field(description="The view as `GET /tables/{T}/view` gave it to that seat at `version`, "
+                                       "without `legal_actions`, `choices` nor `deadlines`.")
+    events: list[dict[str, Any]] = Field(description="The events of this move (after the previous step, up to "
+                                                     "`version`), redacted for that seat as its feed gave them, "
+                                                     "each with its `version`.")
+    result: dict[str, Any] | None = Field(description="At the last version, the game's result (as `GET "
+                                                      "/tables/{T}` gives it); null before.")

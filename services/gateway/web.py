@@ -1,7 +1,8 @@
-"""The web client: the lobby at ``/``, a table's page at ``/play/{table}``
-and their static files (HTML, CSS, ES modules) at ``/static``, all shipped
-in the package (``services/gateway/web/``), no build step and nothing
-fetched from elsewhere (README, "Play in a browser").
+"""The web client: the lobby at ``/``, a table's page at ``/play/{table}``,
+a finished game's replay at ``/replay/{table}`` and their static files
+(HTML, CSS, ES modules) at ``/static``, all shipped in the package
+(``services/gateway/web/``), no build step and nothing fetched from
+elsewhere (README, "Play in a browser").
 
 Every response of these routes carries a Content-Security-Policy that
 allows only this origin, ``X-Content-Type-Options: nosniff``,
@@ -57,6 +58,15 @@ async def table_page(table: str) -> FileResponse:
     table's; an unknown table is told by the page itself)."""
     check_table_id(table)
     return _page("play.html")
+
+
+@router.api_route("/replay/{table}", methods=["GET", "HEAD"])
+async def replay_page(table: str) -> FileResponse:
+    """A finished game's replay, move by move, from a seat or the
+    spectator's place (404 ``table_not_found`` for an id that cannot be a
+    table's; the page tells an unknown or unfinished table itself)."""
+    check_table_id(table)
+    return _page("replay.html")
 
 
 class WebStatic:

@@ -162,7 +162,13 @@ function renderResult() {
   }
   const p = document.createElement("p");
   p.textContent = t("game_over");
-  box.replaceChildren(h, p, tbl);
+  const again = document.createElement("p"); // the game move by move, from this seat (replay.js)
+  const a = document.createElement("a");
+  a.id = "replay-link";
+  a.href = `/replay/${encodeURIComponent(table)}` + (seat ? `?seat=${seat.seat}` : "");
+  a.textContent = t("replay_game");
+  again.append(a);
+  box.replaceChildren(h, p, tbl, again);
 }
 
 function renderLog() {
