@@ -57,8 +57,6 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
         gateway_bots.target = scheduler
         ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
                      name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
-        if tables.archive is not None:
-            await tables.archive.ensure_schema()
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
         try:
             yield

@@ -9,7 +9,9 @@ caller's seat, from the dependencies of :mod:`services.gateway.deps`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -62,6 +64,18 @@ class GatewayContext:
     archive: Archive | None = None
 
 
+async def _archive_schema(archive: Archive, timeout_s: float = 15.0) -> None:
+    """Bring the archive's schema up to date (``tapis archive migrate``'s
+    work; safe when many processes start together), or log why not: a
+    gateway starts anyway, and answers 503 ``archive_unavailable`` for what
+    needs the archive until it can be read."""
+    try:
+        await asyncio.wait_for(archive.ensure_schema(), timeout_s)
+    except Exception as exc:  # noqa: BLE001 -- the gateway serves the live tables meanwhile
+        logging.getLogger("tapis.gateway").warning(
+            "the archive's schema could not be checked (%s); run `tapis archive migrate`", exc.__class__.__name__)
+
+
 def create_app(
     settings: Settings,
     redis: Redis,
@@ -105,6 +119,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         await ctx.submitter.start()
+        if ctx.archive is not None:
+            await _archive_schema(ctx.archive)
         try:
             if extra_lifespan is not None:
                 async with extra_lifespan(app):
