@@ -23,7 +23,6 @@ class Settings(BaseSettings):
     )
     cluster: bool = Field(False, description="Connect to a Redis Cluster (every key of one table shares a hash slot).")
     shards: int = Field(4, ge=1, le=1024, description="Number of command streams tapis:commands:<shard>.")
-    command_ttl_s: int = Field(86_400, ge=60, description="How long a command's outcome is kept for idempotency.")
     snapshot_every: int = Field(64, ge=1, description="Write a snapshot after this many events since the last one.")
     conflict_retries: int = Field(5, ge=1, le=100, description="Version-conflict retries before a command fails.")
     reply_timeout_s: float = Field(10.0, gt=0, description="How long the gateway waits for a worker's reply.")

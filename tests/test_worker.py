@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-
 from services.config import Settings
 from services.messaging import Command
 from services.store import keys
 from services.store.store import EventStore, Outcome
-from services.worker.worker import Worker, digest
+from services.worker.worker import Worker, digest, same_body
 
 
 def settings(**kw) -> Settings:
@@ -51,8 +50,38 @@ async def test_start_then_actions_then_refusal_recorded(redis_client, table_id):
     # A refused id recorded nothing: fixed and resent, it applies.
     again = await w.process(cmd(table_id, "a2", action={"type": "add", "n": 1}))
     assert again.ok and again.version == 3
-    assert await store.outcome(table_id, "a2") == Outcome(3, 3, digest(cmd(table_id, "a2", action={"type": "add", "n": 1})))
+    applied = cmd(table_id, "a2", action={"type": "add", "n": 1})
+    assert await store.outcome(table_id, "a2") == Outcome(3, 3, digest(applied))
     assert await store.version(table_id) == 3
+
+
+async def test_records_of_an_earlier_version_answer_retries_and_refuse_reused_ids(redis_client, table_id):
+    """A command applied by a worker of the version before the cmds hash
+    has its record in a ``cmd:<id>`` key with a 16-digit digest: a retry is
+    answered from it with the first outcome, a reused id with another body
+    is refused; new records keep 12 digits, the first 12 of the same hash."""
+    import hashlib
+
+    import msgpack
+
+    store = await setup_table(redis_client, table_id)
+    w = Worker(redis_client, settings())
+    await w.process(cmd(table_id, "s", kind="start"))
+    first = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 2}))
+    assert first.ok and first.version == 2
+    body = cmd(table_id, "a1", action={"type": "add", "n": 2})
+    old_digest = hashlib.blake2b(msgpack.packb(["act", 0, {"type": "add", "n": 2}], use_bin_type=True),
+                                 digest_size=8).hexdigest()
+    assert await redis_client.hget(keys.cmds(table_id), "a1") == f"2 2 {old_digest[:12]}".encode()
+    assert digest(body) == old_digest[:12] and same_body(old_digest, body) and same_body(digest(body), body)
+    # As the earlier version left it: no field in the hash, a key of its own.
+    await redis_client.hdel(keys.cmds(table_id), "a1")
+    await redis_client.set(keys.cmd(table_id, "a1"), f"ok 2 2 {old_digest}", ex=3600)
+    dup = await w.process(body)
+    assert (dup.ok, dup.version, dup.events) == (True, 2, first.events)
+    other = await w.process(cmd(table_id, "a1", action={"type": "add", "n": 1}))
+    assert (other.ok, other.code) == (False, "idempotency_mismatch")
+    assert await store.version(table_id) == 2
 
 
 async def test_malformed_actions_are_refused_not_crashed(redis_client, table_id):
@@ -100,7 +129,8 @@ async def test_garbage_goes_to_the_dead_letter_stream(redis_client, table_id):
             await w.handle(stream, entry_id, fields)
     dl = await redis_client.xrange(keys.DEAD_LETTERS)
     assert len(dl) == 3
-    assert [f[b"reason"].split(b":")[0] for _i, f in dl] == [b"KeyError", b"unknown kind 'zap'", b"ExtraData"] or len(dl) == 3
+    reasons = [f[b"reason"].split(b":")[0] for _i, f in dl]
+    assert reasons == [b"KeyError", b"unknown kind 'zap'", b"ExtraData"] or len(dl) == 3
     pending = await redis_client.xpending(stream, keys.GROUP)
     assert pending["pending"] == 0
 

@@ -57,7 +57,7 @@ def _runtime():
         settings = get_settings()
         loop = asyncio.new_event_loop()
         redis = make_redis(settings)
-        store = EventStore(redis, command_ttl_s=settings.command_ttl_s)
+        store = EventStore(redis)
         rt = (loop, Tables(store, capacity=settings.cache_tables), Submitter(redis, settings.shards))
         _local.rt = rt
     return rt

@@ -18,7 +18,6 @@ import time
 
 from services import metrics
 from services.messaging import Submitter
-from services.store import keys
 from services.store.tables import Tables
 from shared import presence
 from shared.engine import IllegalAction, wants_feed
@@ -94,7 +93,7 @@ async def _late(tables: Tables, game: str, table: str, seat: int, version: int) 
     """The outcome of a turn woken for ``version`` that the table has left:
     ``duplicate`` if this very turn's command was applied, else ``stale``
     (counted in ``tapis_bot_turns_total``)."""
-    played = await tables.store.redis.exists(keys.cmd(table, f"b{seat}.{version}"))
+    played = await tables.store.outcome(table, f"b{seat}.{version}") is not None
     outcome = "duplicate" if played else "stale"
     metrics.BOT_TURNS.labels(game, outcome).inc()
     return outcome

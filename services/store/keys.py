@@ -55,7 +55,9 @@ def snap(table: str) -> str:
 
 
 def cmd(table: str, command_id: str) -> str:
-    """String with TTL: the recorded outcome of a command (idempotency)."""
+    """String with TTL: the recorded outcome of a command as versions
+    before the :func:`cmds` hash kept it; still read (a rolling upgrade),
+    never written."""
     return f"{_prefix(table)}:cmd:{command_id}"
 
 

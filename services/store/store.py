@@ -42,6 +42,7 @@ own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -222,6 +223,20 @@ return 1
 """
 
 
+# KEYS: meta, snap.  ARGV: the snapshot blob.  Writes it if the table still
+# exists (a late snapshot never brings back part of a removed table), with
+# the meta's expiry if the meta has one (a finished table's retention: the
+# worker writes its last snapshot after marking the table finished, and SET
+# would leave the snapshot without one).  Returns 1, or 0 (no table).
+_SNAPSHOT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1
+"""
+
+
 #: What redis-py returns for XRANGE (bytes responses): ``[(id, {field: value})]``.
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
 #: What it returns for XREAD/XREADGROUP: ``[(stream, entries)]``.
@@ -239,14 +254,40 @@ class Outcome:
 
     @classmethod
     def parse(cls, raw: bytes | str) -> Outcome:
-        """Parse a record string (see module doc)."""
+        """Parse a record: a value of the cmds hash ``<first> <last>
+        <digest>``, or a legacy key's ``ok <first> <last> <digest>`` (see
+        module doc)."""
         text = raw.decode() if isinstance(raw, bytes) else raw
         parts = text.split(" ")
-        return cls(int(parts[1]), int(parts[2]), parts[3] if len(parts) > 3 else "")
+        if parts[0] == "ok":
+            parts = parts[1:]
+        return cls(int(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "")
 
     def record(self) -> str:
-        """The record string."""
+        """The record as the cmds hash keeps it."""
+        return f"{self.first} {self.last} {self.digest}"
+
+    def legacy_record(self) -> str:
+        """The record as earlier versions kept it in a ``cmd:<id>`` key."""
         return f"ok {self.first} {self.last} {self.digest}"
+
+
+#: The longest field a listpack-encoded hash holds (Redis'
+#: ``hash-max-listpack-value`` default): a longer one converts the whole
+#: hash to the far larger hashtable encoding.
+LISTPACK_VALUE_MAX = 64
+
+
+def record_field(command_id: str) -> str:
+    """The field of ``command_id``'s record in the table's cmds hash: the id
+    itself, or for an id longer than :data:`LISTPACK_VALUE_MAX` bytes (a
+    client's 64-character id with the gateway's seat prefix) ``#`` and
+    128 bits of its BLAKE2b hash, which no command id can be (``#`` is not
+    in :data:`keys.COMMAND_ID_RE`'s alphabet)."""
+    raw = command_id.encode()
+    if len(raw) <= LISTPACK_VALUE_MAX:
+        return command_id
+    return "#" + hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +317,7 @@ class EventStore:
     ``start_redrive_ms``: how long after the last seat is filled the
     sweeper re-sends the start unless the game has started."""
 
-    def __init__(self, redis: Redis, *, command_ttl_s: int = 86_400, redrive_ms: int = 10_000,
+    def __init__(self, redis: Redis, *, redrive_ms: int = 10_000,
                  start_redrive_ms: int = 5_000, waiting_expiry_s: int = 0, finished_retention_s: int = 0,
                  archiving: bool = False) -> None:
         self.redis = redis
@@ -285,7 +326,6 @@ class EventStore:
         self.archiving = archiving
         self.waiting_expiry_s = waiting_expiry_s
         self.finished_retention_s = finished_retention_s
-        self.command_ttl_s = command_ttl_s
         self.redrive_ms = redrive_ms
         self.start_redrive_ms = start_redrive_ms
         self._append = redis.register_script(_APPEND)
@@ -296,6 +336,7 @@ class EventStore:
         self._claim = redis.register_script(_CLAIM)
         self._drop = redis.register_script(_DROP)
         self._set_status = redis.register_script(_SET_STATUS)
+        self._snapshot = redis.register_script(_SNAPSHOT)
 
     @classmethod
     def from_settings(cls, redis: Redis, settings: Any) -> EventStore:
@@ -303,7 +344,7 @@ class EventStore:
         :class:`services.config.Settings`)."""
         from services.config import archive_enabled
 
-        return cls(redis, command_ttl_s=settings.command_ttl_s, redrive_ms=settings.redrive_bot_ms,
+        return cls(redis, redrive_ms=settings.redrive_bot_ms,
                    start_redrive_ms=settings.redrive_start_ms, waiting_expiry_s=settings.waiting_expiry_s,
                    finished_retention_s=settings.finished_retention_s, archiving=archive_enabled(settings))
 
@@ -512,7 +553,8 @@ class EventStore:
         meta: dict[str, str] | None = None, due_ms: int | None = None,
     ) -> AppendResult:
         """Append ``events`` if the table is at version ``expected`` and the
-        command has no recorded outcome (one Lua script; all or nothing).
+        command has no recorded outcome, in the table's cmds hash or in a
+        legacy ``cmd:<id>`` key (one Lua script; all or nothing).
         ``status``: new meta status, or '' to leave it; ``digest``: the
         command body's digest, kept in the record; ``meta``: meta fields
         set in the same step (a seat left: its token hash replaced).  The same script puts
@@ -526,14 +568,14 @@ class EventStore:
         fields = list((meta or {}).items())
         due = last_ts + self.redrive_ms if due_ms is None else due_ms
         argv: list[Any] = [
-            expected, self.command_ttl_s, status, digest or "-", due, last_ts, table, len(fields),
+            expected, record_field(command_id), status, digest or "-", due, last_ts, table, len(fields),
         ]
         for k, v in fields:
             argv += [k, v]
         argv += [encode(e) for e in events]
         part = keys.partition(table)
-        res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmd(table, command_id),
-                                       keys.due(part), keys.waiting(part)], args=argv)
+        res = await self._append(keys=[keys.meta(table), keys.events(table), keys.cmds(table), keys.due(part),
+                                       keys.waiting(part), keys.cmd(table, command_id)], args=argv)
         kind = _s(res[0])
         if kind == "ok":
             return AppendResult("ok", int(res[1]))
@@ -605,8 +647,13 @@ class EventStore:
             await pipe.execute()
 
     async def outcome(self, table: str, command_id: str) -> Outcome | None:
-        """The recorded outcome of a command, or None."""
-        raw = await self.redis.get(keys.cmd(table, command_id))
+        """The recorded outcome of a command (from the table's cmds hash,
+        else from a legacy ``cmd:<id>`` key), or None."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(keys.cmds(table), record_field(command_id))
+            pipe.get(keys.cmd(table, command_id))
+            rec, legacy = await pipe.execute()
+        raw = rec if rec is not None else legacy
         return Outcome.parse(raw) if raw is not None else None
 
     async def read(self, table: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Event]:
@@ -623,8 +670,9 @@ class EventStore:
 
     # -- snapshots --------------------------------------------------------
     async def save_snapshot(self, table: str, blob: bytes) -> None:
-        """Store a snapshot blob (:func:`shared.snapshot.pack`)."""
-        await self.redis.set(keys.snap(table), blob)
+        """Store a snapshot blob (:func:`shared.snapshot.pack`) of a table
+        that exists, expiring with its meta (see ``_SNAPSHOT``)."""
+        await self._snapshot(keys=[keys.meta(table), keys.snap(table)], args=[blob])
 
     async def load_snapshot(self, table: str) -> bytes | None:
         """The latest snapshot blob, or None."""

@@ -86,9 +86,23 @@ MAX_REDRIVE_BACKOFF_MS = 300_000
 
 def digest(cmd: Command) -> str:
     """A short digest of what a command asks (kind, seat, action), kept in
-    its outcome record so a reused id with another body is refused."""
+    its outcome record so a reused id with another body is refused: 12 hex
+    digits (48 bits of BLAKE2b; a reused id with another body passes for
+    the same one with odds of 1 in 2**48), the first 12 of the 16 that
+    earlier versions recorded (:func:`same_body`)."""
+    return _digest16(cmd)[:12]
+
+
+def _digest16(cmd: Command) -> str:
     raw = msgpack.packb([cmd.kind, cmd.seat, cmd.action], use_bin_type=True)
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def same_body(recorded: str, cmd: Command) -> bool:
+    """Whether a record's digest is ``cmd``'s: :func:`digest`'s 12 digits,
+    or the 16 of a record an earlier version wrote (a rolling upgrade)."""
+    full = _digest16(cmd)
+    return recorded in (full, full[:12])
 
 
 class BotScheduler(Protocol):
@@ -677,7 +691,7 @@ class Worker:
         return out
 
     async def _from_record(self, cmd: Command, out: Outcome) -> Reply:
-        if out.digest and out.digest != digest(cmd):
+        if out.digest and not same_body(out.digest, cmd):
             return Reply(cmd.id, False, 0, MISMATCH, "this command id was already used for another action")
         events = await self.store.read(cmd.table, after=out.first - 1, until=out.last)
         return Reply(cmd.id, True, out.last, events=[encode(e) for e in events])
@@ -752,4 +766,5 @@ class Worker:
 
 
 __all__ = ["Worker", "BotScheduler", "NoBots", "consumer_name", "next_due", "STALE_VERSION", "NO_SUCH_TABLE",
-           "NOT_STARTED", "BUSY", "MISMATCH", "NOT_A_BOT_SEAT", "NOT_DUE", "NOT_A_PERSON", "SEAT_LEFT", "digest"]
+           "NOT_STARTED", "BUSY", "MISMATCH", "NOT_A_BOT_SEAT", "NOT_DUE", "NOT_A_PERSON", "SEAT_LEFT", "digest",
+           "same_body"]

@@ -7,12 +7,13 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import redis
 
 from services.store import keys
+from services.store.store import record_field
 from shared.events import Event, decode
 
 PROBLEM = "application/problem+json"
@@ -21,21 +22,26 @@ PROBLEM = "application/problem+json"
 # Key names come from the store itself, so the tests follow any change.
 events_key = keys.events
 meta_key = keys.meta
-cmd_key = keys.cmd
+cmds_key = keys.cmds
+
+
+def command_record(r: redis.Redis, table: str, command_id: str) -> bytes | None:
+    """The raw outcome record of ``command_id`` in the table's cmds hash,
+    or None."""
+    return cast("bytes | None", r.hget(cmds_key(table), record_field(command_id)))
 
 
 def applied_range(r: redis.Redis, table: str, command_id: str) -> tuple[int, int] | None:
     """The versions ``(first, last)`` of the events command ``command_id``
-    appended, read from its outcome record (``ok <first> <last> ...``), or
-    None when no applied outcome is recorded (never seen, or refused).
-    Only the record's documented prefix is read; later fields may vary."""
-    raw = r.get(cmd_key(table, command_id))
+    appended, read from its outcome record in the table's cmds hash
+    (``<first> <last> ...``), or None when no applied outcome is recorded
+    (never seen, or refused).  Only the record's documented prefix is read;
+    later fields may vary."""
+    raw = command_record(r, table, command_id)
     if raw is None:
         return None
     parts = raw.decode().split(" ")
-    if parts[0] != "ok":
-        return None
-    return int(parts[1]), int(parts[2])
+    return int(parts[0]), int(parts[1])
 
 
 #: Command ids as the service stores them (services/gateway/routes_tables.py,

@@ -27,7 +27,7 @@ from tests.e2e.client import (
     Api,
     applied_range,
     assert_log_contiguous,
-    cmd_key,
+    command_record,
     meta_key,
     seat_command_id,
 )
@@ -111,7 +111,7 @@ def test_commands_held_by_a_killed_worker_are_applied_exactly_once(setup, r):
     resp = api.act(tables[0], tokens[0][seat0], pre_action, command_id="pre-0")
     assert resp.status_code == 200, resp.text
     pre_id = seat_command_id(seat0, "pre-0")  # the id the gateway stored
-    pre_record = r.get(cmd_key(tables[0], pre_id))
+    pre_record = command_record(r, tables[0], pre_id)
     assert applied_range(r, tables[0], pre_id) == (sv0["version"] + 1, resp.json()["version"])
 
     # The commands worker A will die holding.
@@ -173,7 +173,7 @@ def test_commands_held_by_a_killed_worker_are_applied_exactly_once(setup, r):
     assert sorted(x.id for x in replies) == sorted(c.id for c in cmds)
     by_id = {x.id: x for x in replies}
     assert by_id[pre_id].ok and by_id[pre_id].version == resp.json()["version"]  # answered from the record
-    assert r.get(cmd_key(tables[0], pre_id)) == pre_record
+    assert command_record(r, tables[0], pre_id) == pre_record is not None
     for i, t in enumerate(tables):
         rep = by_id[kid[i]]
         assert rep.ok, rep
