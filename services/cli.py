@@ -18,6 +18,18 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Tapis: an open game service for card tables.")
 
 
+def _freeze_heap() -> None:
+    """Move everything the imports and the app's construction allocated
+    (~90,000 objects) out of the garbage collector's sight
+    (:func:`gc.freeze`): its full passes then walk only what requests
+    allocate, instead of 40-90 ms pauses that land on whichever request is
+    running (docs/performance.md, "History")."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def _settings(redis: str | None, shards: int | None = None):
     from services.config import Settings
 
@@ -86,6 +98,7 @@ def serve(
     kept = safe_url(settings.archive_url) if archive_enabled(settings) else "none (finished tables stay in the store)"
     typer.echo(f"Tapis serving on http://{host}:{port} (docs at /docs), store: {where}, archive: {kept}")
     app_ = build_serve_app(settings, workers=workers, bots=bots)
+    _freeze_heap()
     uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
                                   forwarded_allow_ips=forwarded_allow_ips)).run()
 
@@ -119,6 +132,7 @@ def gateway(
 
         bots = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
     app_ = create_app(settings, make_redis(settings), bots=bots)
+    _freeze_heap()
     uvicorn.Server(uvicorn_config(app_, settings, host=host, port=port, log_level=log_level,
                                   forwarded_allow_ips=forwarded_allow_ips)).run()
 
