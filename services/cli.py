@@ -18,6 +18,11 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Tapis: an open game service for card tables.")
 
 
+#: ``tapis serve`` on its embedded store archives a finished game this many
+#: seconds after its end (unless TAPIS_ARCHIVE_AFTER_S says otherwise).
+EMBEDDED_ARCHIVE_AFTER_S = 10
+
+
 def _freeze_heap() -> None:
     """Move everything the imports and the app's construction allocated
     (~90,000 objects) out of the garbage collector's sight
@@ -92,6 +97,10 @@ def serve(
         settings = settings.model_copy(update={"archive_url": archive})
     elif settings.redis_url is None and settings.archive_url is None:
         settings = settings.model_copy(update={"archive_url": default_archive_url()})
+    if settings.redis_url is None and "TAPIS_ARCHIVE_AFTER_S" not in os.environ:
+        # One process, in memory: no page is served by another gateway's
+        # cache, so a finished game can go to the archive (and /history) soon.
+        settings = settings.model_copy(update={"archive_after_s": EMBEDDED_ARCHIVE_AFTER_S})
     if bots not in ("inprocess", "celery", "none"):
         raise typer.BadParameter("--bots must be inprocess, celery or none")
     where = settings.redis_url or "embedded store (live tables are lost when the process stops)"
