@@ -156,21 +156,12 @@ def private_redis() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@contextmanager
-def throwaway_database(server_url: str) -> Iterator[str]:
-    """Create ``tapis_bench_<hex>`` on ``server_url``'s server, yield its URL,
-    drop it (its connections closed) at the end."""
-    import psycopg
-    from sqlalchemy.engine import make_url
+def throwaway_database(server_url: str):
+    """``tapis_bench_<hex>`` on ``server_url``'s server, dropped at the end
+    (tests/archive_fixtures.py ``own_database``)."""
+    from tests.archive_fixtures import own_database
 
-    name = f"tapis_bench_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server_url, connect_timeout=5, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(server_url, connect_timeout=5, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return own_database(server_url, prefix="tapis_bench")
 
 
 def psycopg_url(url: str) -> str:

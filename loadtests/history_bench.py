@@ -50,7 +50,6 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -64,28 +63,12 @@ from services.archive.model import ArchivedGame, SeatRecord, build_record
 from shared.engine import play
 from shared.events import Event, encode
 from shared.games import get_game
+from tests.archive_fixtures import own_database
 
 SERVER_URL = os.environ.get("TAPIS_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/")
 #: 2026-06-01T00:00:00Z: the first game's end; the others follow.
 BASE_MS = 1_780_272_000_000
 TARGET_P99_MS = 50.0
-
-
-@contextmanager
-def own_database(server_url: str) -> Iterator[str]:
-    """A throwaway database ``tapis_bench_<hex>`` on ``server_url``'s
-    server, dropped at the end (its connections closed)."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    name = f"tapis_bench_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server_url, connect_timeout=5, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(server_url, connect_timeout=5, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def base_games(n: int, seed: int) -> list[ArchivedGame]:
@@ -332,7 +315,7 @@ def main() -> int:
     args = ap.parse_args()
     ok = True
     if args.backend in ("postgresql", "both"):
-        with own_database(args.server) as url:
+        with own_database(args.server, prefix="tapis_bench") as url:
             ok &= run(url, "PostgreSQL (throwaway database)", args)
     if args.backend in ("sqlite", "both"):
         with tempfile.TemporaryDirectory(prefix="tapis-history-bench-") as d:

@@ -51,13 +51,14 @@ def postgres_missing() -> str | None:
 
 
 @contextmanager
-def own_database(server_url: str = POSTGRES_SERVER_URL) -> Iterator[str]:
-    """Create the database ``tapis_test_<random hex>`` on ``server_url``'s
-    server and yield its URL; drop it (its connections closed) at the end."""
+def own_database(server_url: str = POSTGRES_SERVER_URL, prefix: str = "tapis_test") -> Iterator[str]:
+    """Create the database ``<prefix>_<random hex>`` on ``server_url``'s
+    server and yield its URL; drop it (its connections closed) at the end.
+    The benches in loadtests/ use it too."""
     import psycopg
     from sqlalchemy.engine import make_url
 
-    name = f"tapis_test_{uuid.uuid4().hex[:12]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, connect_timeout=5, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
