@@ -332,6 +332,17 @@ class TestArchiveContract:
         with archive.engine.connect() as conn:
             assert conn.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all() == ["0001"]
 
+    async def test_processes_starting_together_migrate_once(self, archive_url):
+        """Several archives migrating one new database at once: each ends at the head, none fails."""
+        archives = [Archive(archive_url) for _ in range(4)]
+        try:
+            await asyncio.gather(*(a.ensure_schema() for a in archives))
+            assert {a.revision() for a in archives} == {"0001"}
+            assert await archives[0].count() == 0
+        finally:
+            for a in archives:
+                await a.close()
+
     def test_migrations_build_the_schema_of_the_metadata(self, archive):
         """The Alembic revisions and ``services.archive.db.metadata`` describe one schema."""
         from alembic.autogenerate import compare_metadata
@@ -416,3 +427,20 @@ class TestMigrateCommand:
                                        f"postgresql://postgres@127.0.0.1:{_closed_port()}/x"])
         assert res.exit_code == 1
         assert "unavailable" in res.output.lower()
+
+
+def test_the_package_ships_its_migrations():
+    """Every file Alembic needs is in pyproject's package data."""
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    from services.archive.db import MIGRATIONS
+
+    root = Path(__file__).resolve().parents[1]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    package = MIGRATIONS.parent
+    needed = [p.relative_to(package).as_posix() for p in MIGRATIONS.rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts]
+    assert "migrations/env.py" in needed and "migrations/versions/0001_schema.py" in needed
+    assert [f for f in needed if not any(fnmatch(f, g) for g in globs["services.archive"])] == []

@@ -34,6 +34,7 @@ import asyncio
 import base64
 import binascii
 import json
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -58,6 +59,7 @@ MIGRATION_LOCK = 0x7A_9153_2201
 #: The most items :meth:`Archive.search` returns in one page.
 MAX_PAGE = 1000
 MIGRATIONS = Path(__file__).with_name("migrations")
+_MIGRATING = threading.Lock()
 
 metadata = sa.MetaData()
 
@@ -306,7 +308,8 @@ class Archive:
     def _migrate(self) -> None:
         from alembic import command
 
-        with self._tx(write=True) as conn:
+        # Alembic's context is process-wide: one migration at a time in a process
+        with _MIGRATING, self._tx(write=True) as conn:
             if self.dialect == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
             command.upgrade(_alembic_config(conn), "head")
