@@ -115,7 +115,8 @@ def test_tiny_service_bench_with_real_processes(tmp_path):
     assert set(peer["processes_cpu_s"]) == {"bare0", "redis-server", "driver"}
     (c,) = out["comparison"]
     assert c["tables"] == 4 and c["tapis"] == bench.figures(step) and c["peer"] == bench.figures(peer)
-    assert c["tapis"]["workers_cpu_ms_per_action"] > 0 and c["peer"]["workers_cpu_ms_per_action"] == 0
+    # (the workers may spend less than one clock tick in a short step: see above)
+    assert c["tapis"]["workers_cpu_ms_per_action"] >= 0 and c["peer"]["workers_cpu_ms_per_action"] == 0
     for k, r in c["ratio"].items():
         if c["peer"][k]:
             assert r == round(c["tapis"][k] / c["peer"][k], 3), k
