@@ -28,7 +28,8 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
 
     redis = redis if redis is not None else make_redis(settings)
     store = EventStore.from_settings(redis, settings)
-    tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings))
+    tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings),
+                    archive_after_ms=settings.archive_after_s * 1000)
     heartbeats = Heartbeats()
 
     class Bots:

@@ -17,6 +17,8 @@ from services.archive.db import Archive, ArchiveUnavailable
 from services.config import Settings
 from services.gateway.app import create_app
 from services.store import keys
+from services.store.store import EventStore
+from services.store.tables import Tables
 from services.worker.worker import Worker
 from tests.test_decide_in_gateway import Recorder, auth
 
@@ -197,3 +199,41 @@ async def test_without_an_archive_a_finished_table_keeps_its_retention(redis_cli
 def test_archive_unavailable_is_what_a_closed_port_raises(url):
     with pytest.raises(ArchiveUnavailable):
         asyncio.run(Archive("postgresql://tapis@127.0.0.1:1/none").count())
+
+
+async def test_a_gateway_that_cached_the_table_reads_it_from_the_archive_once_it_left_redis(redis_client, url):
+    """Found by a break-it review: a gateway whose cache held the table (its
+    last view) kept serving that copy after another process archived it —
+    ``/events`` empty, ``/replay`` refused or failing.  A cached table idle
+    for ``archive_after_s`` is looked up in Redis again, and a read of its
+    events that finds the log gone reads the archive."""
+    app = create_app(settings(url).model_copy(update={"archive_after_s": 0}), redis_client, bots=Recorder())
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://tapis") as gw:
+            table, tokens, last_ts = await finished_toy_table(gw, target=3)
+            assert (await gw.get(f"/tables/{table}/view")).status_code == 200  # cached by this gateway
+            before = (await gw.get(f"/tables/{table}/events")).content
+            worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: last_ts + AFTER_S * 1000)
+            assert await worker.redrive(table) == "archived"
+            assert (await gw.get(f"/tables/{table}/events")).content == before  # no /tables/T call first
+            r = await gw.get(f"/tables/{table}/replay")
+            assert r.status_code == 200 and r.json()["version"] == 4
+            # a copy cached while the game was still on, behind the log, is not served either
+            t = app.state.ctx.tables
+            cached = t.peek(table)
+            assert cached is not None and cached.archived
+
+
+async def test_a_read_that_finds_the_log_gone_reads_the_archive(redis_client, url):
+    """The race between a table's read and its events' read: the events of
+    a table archived in between come from the archive."""
+    async with gateway(redis_client, url) as gw:
+        table, _tokens, last_ts = await finished_toy_table(gw, target=3)
+    store = EventStore.from_settings(redis_client, settings(url))
+    tables = Tables(store, archive=Archive(url), archive_after_ms=AFTER_S * 1000)
+    live = await tables.get(table)
+    assert live is not None and not live.archived and live.version == 4
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: last_ts + AFTER_S * 1000)
+    assert await worker.redrive(table) == "archived"
+    events = await tables.read(live, after=1)
+    assert [e.type for e in events] == ["Added", "Added", "Added"]

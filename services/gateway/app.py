@@ -97,7 +97,8 @@ def create_app(
     store = EventStore.from_settings(redis, settings)
     heartbeats = heartbeats or Heartbeats()
     if tables is None:
-        tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings))
+        tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings),
+                        archive_after_ms=settings.archive_after_s * 1000)
     submitter: Submitter | DirectSubmitter
     if settings.decide_in_gateway:
         submitter = DirectSubmitter(redis, settings, tables, bots=bots)

@@ -148,10 +148,16 @@ class Tables:
     falling through to ``archive`` (an :class:`services.archive.db.Archive`,
     or None) for a table no longer in Redis."""
 
-    def __init__(self, store: EventStore, *, capacity: int = 10_000, archive: Archive | None = None) -> None:
+    def __init__(self, store: EventStore, *, capacity: int = 10_000, archive: Archive | None = None,
+                 archive_after_ms: int = 0) -> None:
+        """``archive_after_ms``: the archiver's ``TAPIS_ARCHIVE_AFTER_S``
+        (ms): a cached table whose last event is older may have been
+        archived by another process meanwhile, so :meth:`get` asks Redis
+        whether it is still there (0: at every read)."""
         self.store = store
         self.capacity = capacity
         self.archive = archive
+        self.archive_after_ms = archive_after_ms
         self._cache: OrderedDict[str, Table] = OrderedDict()
 
     async def get(self, table: str, *, refresh_meta: bool = False) -> Table | None:
@@ -165,9 +171,15 @@ class Tables:
             return t  # archived: final, nothing in Redis to read
         source = "cache"
         retention = self.store.finished_retention_s
-        if (t is not None and retention and t.started and time.time() * 1000 - t.last_ts > retention * 1000
-                and t.game.is_over(t.state)):
-            refresh_meta = True  # past its retention its keys may be gone: ask Redis
+        if t is not None and t.started:
+            idle_ms = time.time() * 1000 - t.last_ts
+            if retention and idle_ms > retention * 1000 and t.game.is_over(t.state):
+                refresh_meta = True  # past its retention its keys may be gone: ask Redis
+            elif self.archive is not None and idle_ms >= self.archive_after_ms:
+                # Old enough to have been archived by another process (this
+                # copy may be behind: its last event is no later than the
+                # table's): ask Redis, which no longer has it then.
+                refresh_meta = True
         seats_before_start = False  # seats read from a meta of a table not started yet
         if t is None or refresh_meta or not t.started:
             meta = await self.store.meta(table)
@@ -230,7 +242,13 @@ class Tables:
         most ``count``), in order: from the archived log of an archived
         table, else from the store (:meth:`EventStore.read`)."""
         if t.log is None:
-            return await self.store.read(t.id, after=after, until=until, count=count)
+            events = await self.store.read(t.id, after=after, until=until, count=count)
+            if not events and after < t.version and self.archive is not None:
+                # Archived (and removed from Redis) since ``t`` was read.
+                fresh = await self.get(t.id, refresh_meta=True)
+                if fresh is not None and fresh.log is not None:
+                    return await self.read(fresh, after, until, count)
+            return events
         hi = len(t.log) if until is None else min(until, len(t.log))
         if count is not None:
             hi = min(hi, after + count)

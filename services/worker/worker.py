@@ -186,7 +186,8 @@ class Worker:
         self.settings = settings
         self.store = EventStore.from_settings(redis, settings)
         archive = tables.archive if tables is not None and tables.archive is not None else open_archive(settings)
-        self.tables = tables or Tables(self.store, capacity=settings.cache_tables, archive=archive)
+        self.tables = tables or Tables(self.store, capacity=settings.cache_tables, archive=archive,
+                                       archive_after_ms=settings.archive_after_s * 1000)
         #: Moves finished tables into the archive (None: no TAPIS_ARCHIVE_URL).
         self.archiver: Archiver | None = None
         if archive is not None:
