@@ -130,6 +130,8 @@ async def test_an_archived_table_refuses_actions_and_stays_out_of_redis(redis_cl
         r = await fresh.post(f"/tables/{table}/actions", headers=auth("not-a-token"),
                              json={"action": {"type": "add", "n": 1}})
         assert r.status_code == 403
+        r = await fresh.post(f"/tables/{table}/join", json={"name": "late"})
+        assert (r.status_code, r.json()["code"]) == (409, "table_full")  # as before it left Redis
     assert await table_keys(redis_client, table) == []
 
 

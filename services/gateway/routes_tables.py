@@ -264,6 +264,8 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None
     body = body or JoinTable()
     token = secrets.token_urlsafe(24)
     status, seat, free = await ctx.store.join(table, body.seat, hash_token(token), body.name)
+    if status == "missing" and ctx.archive is not None and await ctx.tables.get(table) is not None:
+        status = "full"  # archived: a finished game, every seat taken (as before it left Redis)
     if status == "missing":
         raise ApiError(404, "table_not_found", f"no table {table!r}")
     if status == "taken":
