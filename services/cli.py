@@ -310,7 +310,7 @@ def replay(
 @app.command()
 def export(
     table: str | None = typer.Argument(None, help="Table id: export that table's log. Omitted: a bulk export of"
-                                       " archived games, chosen with --game and the dates."),
+                                       " archived games of one game (--game, required then) and the dates."),
     game: str | None = typer.Option(None, help="Bulk export: the archived games of this game (maumau, ...)."),
     since: str | None = typer.Option(None, help="Bulk export: games ended at or after this ISO 8601 date"
                                      " (2026-12-01) or datetime (2026-12-01T18:30:00Z; no offset: UTC)."),
