@@ -164,7 +164,7 @@ async def test_an_archiver_that_died_before_removing_the_keys_writes_nothing_twi
     async def killed(*_a, **_k):
         raise SystemExit("SIGKILL between the write and the removal")
 
-    monkeypatch.setattr(worker.store, "drop_archived", killed)
+    monkeypatch.setattr(worker.store, "drop_archived_many", killed)
     with pytest.raises(SystemExit):
         await worker.redrive(table)
     assert await Archive(url).count() == 1

@@ -183,6 +183,48 @@ def _json(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+#: The most ids in one ``IN (…)`` list (SQLite's default limit of bound
+#: parameters is 32,766; PostgreSQL's 65,535).
+_IN_MAX = 500
+
+
+def _held(conn: Connection, ids: list[str]) -> dict[str, tuple[str, int]]:
+    """``table_id -> (digest, events)`` of those of ``ids`` archived already."""
+    held: dict[str, tuple[str, int]] = {}
+    for i in range(0, len(ids), _IN_MAX):
+        query = sa.select(games.c.table_id, games.c.digest, games.c.events)
+        for r in conn.execute(query.where(games.c.table_id.in_(ids[i:i + _IN_MAX]))):
+            held[r.table_id] = (r.digest, r.events)
+    return held
+
+
+def _blob_has(blob: bytes, digest: str, events: int) -> bool:
+    """True when ``blob`` decompresses to a log of ``events`` events with ``digest``."""
+    try:
+        log = unpack_log(blob)
+    except ValueError:
+        return False
+    return len(log) == events and log_digest(log) == digest
+
+
+def _game_row(g: ArchivedGame, blob: bytes, archived_ms: int) -> dict[str, Any]:
+    """The ``games`` row of ``g`` with its log blob ``blob``."""
+    s = g.summary
+    return {
+        "table_id": s.table, "game": s.game, "players": s.players, "options": _json(s.options),
+        "created_ms": s.created_ms, "started_ms": s.started_ms, "ended_ms": s.ended_ms, "events": s.events,
+        "winners": _json(list(s.winners)), "result": None if s.result is None else _json(s.result),
+        "meta": _json(g.meta), "digest": g.digest, "log": blob, "archived_ms": archived_ms,
+    }
+
+
+def _seat_rows(g: ArchivedGame) -> list[dict[str, Any]]:
+    """The ``seats`` rows of ``g``."""
+    s = g.summary
+    return [{"table_id": s.table, "seat": r.seat, "ended_ms": s.ended_ms, "name": r.name, "kind": r.kind,
+             "strategy": r.strategy, "place": r.place, "score": r.score} for r in s.seats]
+
+
 def encode_cursor(ended_ms: int, table: str) -> str:
     """The opaque cursor of a page that ends at ``(ended_ms, table)``."""
     return base64.urlsafe_b64encode(f"{ended_ms}:{table}".encode()).decode().rstrip("=")
@@ -337,39 +379,65 @@ class Archive:
         :class:`ArchiveConflict` when it is archived with another log,
         ``ValueError`` when ``game.digest`` or its event count does not
         match its log, :class:`ArchiveUnavailable`."""
-        held = await self._run(self._put, game)
-        if held is None:
-            return "written"
-        if held == (game.digest, game.summary.events):
-            return "exists"
-        raise ArchiveConflict(f"table {game.summary.table} is archived with another log"
-                              f" ({held[1]} events, digest {held[0]})")
+        [(outcome, held)] = await self._run(self._put_many, [game], None)
+        if outcome == "conflict":
+            raise ArchiveConflict(f"table {game.summary.table} is archived with another log"
+                                  f" ({held[1]} events, digest {held[0]})")
+        return str(outcome)
 
-    def _put(self, game: ArchivedGame) -> tuple[str, int] | None:
-        """None once written, else the ``(digest, events)`` already held."""
-        s = game.summary
-        if s.events != len(game.log) or game.digest != log_digest(game.log):
-            raise ValueError(f"table {s.table}: digest or event count does not match the log")
-        row = {
-            "table_id": s.table, "game": s.game, "players": s.players, "options": _json(s.options),
-            "created_ms": s.created_ms, "started_ms": s.started_ms, "ended_ms": s.ended_ms, "events": s.events,
-            "winners": _json(list(s.winners)), "result": None if s.result is None else _json(s.result),
-            "meta": _json(game.meta), "digest": game.digest, "log": pack_log(game.log),
-            "archived_ms": int(time.time() * 1000),
-        }
-        seat_rows = [{"table_id": s.table, "seat": r.seat, "ended_ms": s.ended_ms, "name": r.name, "kind": r.kind,
-                      "strategy": r.strategy, "place": r.place, "score": r.score} for r in s.seats]
-        query = sa.select(games.c.digest, games.c.events).where(games.c.table_id == s.table)
+    async def put_many(self, batch: Sequence[ArchivedGame], blobs: Sequence[bytes] | None = None) -> list[str]:
+        """Store many games in one transaction (rows and seats of those not
+        archived yet: one ``SELECT`` of the ids already there, then one
+        multi-row insert of the games and one of the seats).  Returns, in
+        their order, each game's ``"written"``, ``"exists"`` (archived
+        already with the same digest and event count: nothing written) or
+        ``"conflict"`` (archived with another log, or another log under the
+        same id earlier in ``batch``: nothing written for it); the others
+        are written whatever one's outcome.  ``blobs``: each game's
+        :func:`pack_log` (else made here).  A unique violation (another
+        writer inserting one of the ids meanwhile) rolls the transaction
+        back and the batch is tried once more, reading the ids again.
+        Raises ``ValueError`` (nothing written) when a game's digest or
+        event count does not match its log, :class:`ArchiveUnavailable`
+        (nothing written)."""
+        if blobs is not None and len(blobs) != len(batch):
+            raise ValueError("one blob a game")
+        found = await self._run(self._put_many, list(batch), None if blobs is None else list(blobs))
+        return [outcome for outcome, _held in found]
+
+    def _put_many(self, batch: list[ArchivedGame], blobs: list[bytes] | None) -> list[tuple[str, Any]]:
+        """``(outcome, (digest, events) held or None)`` a game, see :meth:`put_many`."""
+        for g in batch:
+            s = g.summary
+            if s.events != len(g.log) or g.digest != log_digest(g.log):
+                raise ValueError(f"table {s.table}: digest or event count does not match the log")
+        if blobs is None:
+            blobs = [pack_log(g.log) for g in batch]
+        now = int(time.time() * 1000)
+        ids = list(dict.fromkeys(g.summary.table for g in batch))
         for attempt in (1, 2):
             try:
                 with self._tx(write=True) as conn:
-                    held = conn.execute(query).first()
-                    if held is None:
-                        conn.execute(games.insert(), row)
+                    held = _held(conn, ids)
+                    out: list[tuple[str, Any]] = []
+                    game_rows: list[dict[str, Any]] = []
+                    seat_rows: list[dict[str, Any]] = []
+                    writing: dict[str, tuple[str, int]] = {}
+                    for g, blob in zip(batch, blobs, strict=True):
+                        s, mine = g.summary, (g.digest, g.summary.events)
+                        there = held.get(s.table) or writing.get(s.table)
+                        if there is not None:
+                            out.append(("exists" if there == mine else "conflict", there))
+                            continue
+                        writing[s.table] = mine
+                        out.append(("written", None))
+                        game_rows.append(_game_row(g, blob, now))
+                        seat_rows += _seat_rows(g)
+                    if game_rows:
+                        conn.execute(games.insert(), game_rows)
                         if seat_rows:
                             conn.execute(seats.insert(), seat_rows)
-                        return None
-                    return held.digest, held.events
+                    return out
             except sa_exc.IntegrityError:
                 if attempt == 2:  # not another writer's row (a PostgreSQL race): let it surface
                     raise
@@ -381,19 +449,38 @@ class Archive:
         stored log, read back and decompressed, has ``digest``: what the
         archiver checks before it deletes the table from Redis.  False when
         absent, different or damaged.  Raises :class:`ArchiveUnavailable`."""
-        return await self._run(self._verify, table, digest, events)
+        found = await self.verify_many({table: (digest, events, None)})
+        return found[table]
 
-    def _verify(self, table: str, digest: str, events: int) -> bool:
+    async def verify_many(self, expected: dict[str, tuple[str, int, bytes | None]]) -> dict[str, bool]:
+        """For each ``table: (digest, events, blob)``, True when the table is
+        archived with that ``digest`` and event count and its stored log is
+        that log, read back in one ``SELECT`` (a transaction of its own,
+        after the write's commit: what it reads is committed).  The stored
+        log is that log when the stored blob is, byte for byte, ``blob``:
+        the :func:`pack_log` of the log the caller wrote (pack_log checks
+        that its columns give the events back; msgpack and zstd are
+        lossless), so nothing is decompressed; else (``blob`` None, or
+        other bytes: a row an earlier attempt wrote) when the stored blob,
+        decompressed, is a log of ``events`` events with ``digest``.  False
+        when absent, different or damaged.  Raises
+        :class:`ArchiveUnavailable`."""
+        return await self._run(self._verify_many, expected)
+
+    def _verify_many(self, expected: dict[str, tuple[str, int, bytes | None]]) -> dict[str, bool]:
+        ids = list(expected)
+        got: dict[str, Any] = {}
         with self._tx() as conn:
-            got = conn.execute(sa.select(games.c.digest, games.c.events, games.c.log)
-                               .where(games.c.table_id == table)).first()
-        if got is None or got.events != events or got.digest != digest:
-            return False
-        try:
-            log = unpack_log(got.log)
-        except ValueError:
-            return False
-        return len(log) == events and log_digest(log) == digest
+            for i in range(0, len(ids), _IN_MAX):
+                query = sa.select(games.c.table_id, games.c.digest, games.c.events, games.c.log)
+                for r in conn.execute(query.where(games.c.table_id.in_(ids[i:i + _IN_MAX]))):
+                    got[r.table_id] = r
+        out: dict[str, bool] = {}
+        for table, (digest, events, blob) in expected.items():
+            row = got.get(table)
+            out[table] = row is not None and row.events == events and row.digest == digest and (
+                bytes(row.log) == blob or _blob_has(bytes(row.log), digest, events))
+        return out
 
     async def get(self, table: str) -> ArchivedGame | None:
         """The whole archived game (meta and decompressed log), or None.

@@ -25,13 +25,14 @@ say how far behind the archive is.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 
 from services import metrics
-from services.archive.db import Archive, ArchiveConflict, ArchiveUnavailable
-from services.archive.model import build_record
+from services.archive.db import Archive, ArchiveConflict, ArchiveUnavailable, pack_log
+from services.archive.model import ArchivedGame, build_record
 from services.store.store import EventStore
 from services.store.tables import Table, Tables
 
@@ -40,6 +41,16 @@ log = logging.getLogger("tapis.archiver")
 #: A table whose archive row conflicts with its log is looked at again
 #: this long later (an operator must decide: both copies are kept).
 CONFLICT_RETRY_MS = 3_600_000
+#: The most tables archived in one batch (one transaction).
+BATCH_MAX = 200
+#: A batch waits this long (s) for more tables after the last one joined it,
+#: and at most :data:`MAX_LINGER_S` in all: the tables of one sweep reach
+#: the archiver within a few Redis round trips of each other.
+LINGER_S = 0.002
+MAX_LINGER_S = 0.05
+#: Batches archived at once by one archiver (the next one's reads and
+#: records overlap the database time of the one before).
+BATCHES_AT_ONCE = 2
 
 
 class Archiver:
@@ -47,67 +58,180 @@ class Archiver:
 
     ``after_ms``: how long after its last event a finished table is
     archived; ``retry_ms``: how long after a failed attempt it is tried
-    again; ``now_ms``: the clock (ms since the epoch)."""
+    again; ``now_ms``: the clock (ms since the epoch); ``batch_max``: the
+    most tables archived together; ``linger_s``: how long a batch waits
+    for more tables after the last one joined it (at most ``max_linger_s``
+    in all)."""
 
     def __init__(self, store: EventStore, tables: Tables, archive: Archive, *, after_ms: int, retry_ms: int,
-                 now_ms: Callable[[], int]) -> None:
+                 now_ms: Callable[[], int], batch_max: int = BATCH_MAX, linger_s: float = LINGER_S,
+                 max_linger_s: float = MAX_LINGER_S) -> None:
         self.store = store
         self.tables = tables
         self.archive = archive
         self.after_ms = after_ms
         self.retry_ms = retry_ms
         self.now_ms = now_ms
+        self.batch_max = batch_max
+        self.linger_s = linger_s
+        self.max_linger_s = max_linger_s
         self._schema_ready = False
+        #: Tables waiting for the next batch: table -> the futures of their callers.
+        self._pending: dict[str, list[asyncio.Future[str]]] = {}
+        self._collector: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+        self._batches = asyncio.Semaphore(BATCHES_AT_ONCE)
 
     async def redrive(self, t: Table) -> str:
         """The sweeper's step for a finished table ``t`` (in Redis): archive
-        it when ``after_ms`` has passed since its end, else make it due
-        then.  Returns ``finished`` (not yet), ``archived``, ``archive_error``
-        (left in Redis, due again later) or ``gone``."""
+        it when ``after_ms`` has passed since its end (with the other
+        tables that reach this point meanwhile: :meth:`archive_soon`), else
+        make it due then.  Returns ``finished`` (not yet), ``archived``,
+        ``archive_error`` (left in Redis, due again later) or ``gone``."""
         due = t.last_ts + self.after_ms
         if self.now_ms() < due:
             await self.store.schedule_archive(t.id, t.version, due)
             return "finished"
-        return await self.archive_now(t.id)
+        return await self.archive_soon(t.id)
+
+    async def archive_soon(self, table: str) -> str:
+        """Archive ``table`` in the next batch: it is put with the tables
+        other tasks hand in until none has come for ``linger_s`` (or
+        ``max_linger_s`` has passed, or ``batch_max`` are waiting), and
+        those are archived together (:meth:`archive_batch`).  Returns as
+        :meth:`archive_now`; raises what the batch raised (not a database
+        error: those are counted and retried later)."""
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(table, []).append(fut)
+        if self._collector is None:
+            self._collector = asyncio.create_task(self._collect())
+        return await fut
+
+    async def _collect(self) -> None:
+        """Wait for the batch to fill (see :meth:`archive_soon`), then hand
+        it to a task of its own; the next table starts the next batch."""
+        loop = asyncio.get_running_loop()
+        try:
+            deadline = loop.time() + self.max_linger_s
+            seen = 0
+            while len(self._pending) < self.batch_max and len(self._pending) != seen and loop.time() < deadline:
+                seen = len(self._pending)
+                await asyncio.sleep(self.linger_s)
+        except asyncio.CancelledError:  # shutting down: the callers are told, their tables stay due
+            self._collector = None
+            pending, self._pending = self._pending, {}
+            for futs in pending.values():
+                for f in futs:
+                    f.cancel()
+            raise
+        self._collector = None
+        pending, self._pending = self._pending, {}
+        if len(pending) > self.batch_max:  # the rest starts the next batch at once
+            items = list(pending.items())
+            pending = dict(items[:self.batch_max])
+            self._pending = dict(items[self.batch_max:])
+            self._collector = asyncio.create_task(self._collect())
+        task = asyncio.create_task(self._run_batch(pending))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _run_batch(self, pending: dict[str, list[asyncio.Future[str]]]) -> None:
+        try:
+            async with self._batches:
+                outcomes = await self.archive_batch(list(pending))
+        except asyncio.CancelledError:
+            for futs in pending.values():
+                for f in futs:
+                    f.cancel()
+            raise
+        except BaseException as exc:  # noqa: BLE001 - handed to every caller, raised where it awaits
+            for futs in pending.values():
+                for f in futs:
+                    if not f.done():
+                        f.set_exception(exc)
+            return
+        for table, futs in pending.items():
+            for f in futs:
+                if not f.done():
+                    f.set_result(outcomes[table])
 
     async def archive_now(self, table: str) -> str:
-        """Archive ``table`` now (steps 1-4 of the module doc), whatever
-        its age.  Returns ``archived``, ``archive_error`` or ``gone``; never
-        raises for a database error (it is counted and retried later)."""
+        """Archive ``table`` now, alone (steps 1-4 of the module doc),
+        whatever its age.  Returns ``archived``, ``archive_error`` or
+        ``gone``; never raises for a database error (it is counted and
+        retried later)."""
+        return (await self.archive_batch([table]))[table]
+
+    async def archive_batch(self, tables: list[str]) -> dict[str, str]:
+        """Archive ``tables`` (distinct ids) now, together (steps 1-4 of the
+        module doc, each step once for all of them: one Redis round trip
+        reads them, one database transaction writes them, one ``SELECT``
+        verifies them, one pipeline drops them).  Each table is archived or
+        not on its own: table -> ``archived``, ``archive_error`` (left in
+        Redis, due again later) or ``gone``.  Never raises for a database
+        error (every table of the batch is left in Redis, counted and
+        retried later)."""
         t0 = time.perf_counter()
-        meta = await self.store.meta(table)
-        if meta is None:
-            return "gone"
-        raw = await self.store.read_raw(table)
-        version = int(meta.get("version", 0))
-        try:
-            if len(raw) != version:
-                raise ValueError(f"the log holds {len(raw)} events, the meta says version {version}")
-            rec = build_record(table, meta, raw)
-        except Exception as exc:  # noqa: BLE001 - a damaged or unfinished log is reported, never archived
-            return await self._failed(table, version, "invalid", self.retry_ms, exc)
+        out: dict[str, str] = {}
+        found = await self.store.read_many(tables)
+        todo: list[tuple[ArchivedGame, int]] = []  # (record, version)
+        for table, (meta, raw) in zip(tables, found, strict=True):
+            if meta is None:
+                out[table] = "gone"
+                continue
+            version = int(meta.get("version", 0))
+            try:
+                if len(raw) != version:
+                    raise ValueError(f"the log holds {len(raw)} events, the meta says version {version}")
+                todo.append((build_record(table, meta, raw), version))
+            except Exception as exc:  # noqa: BLE001 - a damaged or unfinished log is reported, never archived
+                out[table] = await self._failed(table, version, "invalid", self.retry_ms, exc)
+        if not todo:
+            return out
+        blobs = [pack_log(rec.log) for rec, _v in todo]
         try:
             if not self._schema_ready:  # the first archive write of this process migrates the schema
                 await self.archive.ensure_schema()
                 self._schema_ready = True
-            await self.archive.put(rec)
-            if not await self.archive.verify(table, rec.digest, len(raw)):
-                return await self._failed(table, version, "mismatch", self.retry_ms, None)
-        except ArchiveConflict as exc:
-            return await self._failed(table, version, "conflict", CONFLICT_RETRY_MS, exc)
+            written = await self.archive.put_many([rec for rec, _v in todo], blobs)
+            stored = [(rec, v, blob) for (rec, v), blob, w in zip(todo, blobs, written, strict=True)
+                      if w != "conflict"]
+            ok = await self.archive.verify_many({rec.summary.table: (rec.digest, rec.summary.events, blob)
+                                                 for rec, _v, blob in stored}) if stored else {}
         except ArchiveUnavailable as exc:
-            return await self._failed(table, version, "unavailable", self.retry_ms, exc)
-        dropped = await self.store.drop_archived(table, version, rec.summary.game)
-        if dropped == 0:  # appended since: cannot happen to a finished game; keep it and say so
-            return await self._failed(table, version, "mismatch", self.retry_ms, None)
-        self.tables.drop(table)
-        metrics.GAMES_ARCHIVED.labels(rec.summary.game).inc()
-        metrics.ARCHIVE_LATENCY.observe(time.perf_counter() - t0)
-        return "archived"
+            log.warning("archiving %d tables failed (unavailable: %s); they stay in Redis and are tried again in"
+                        " %d s", len(todo), exc, self.retry_ms // 1000)
+            for rec, v in todo:
+                out[rec.summary.table] = await self._failed(rec.summary.table, v, "unavailable", self.retry_ms, exc,
+                                                            quiet=True)
+            return out
+        for (rec, v), w in zip(todo, written, strict=True):
+            if w == "conflict":
+                clash = ArchiveConflict(f"table {rec.summary.table} is archived with another log")
+                out[rec.summary.table] = await self._failed(rec.summary.table, v, "conflict", CONFLICT_RETRY_MS,
+                                                            clash)
+        verified = [(rec, v) for rec, v, _b in stored if ok[rec.summary.table]]
+        for rec, v, _b in stored:
+            if not ok[rec.summary.table]:
+                out[rec.summary.table] = await self._failed(rec.summary.table, v, "mismatch", self.retry_ms, None)
+        dropped = await self.store.drop_archived_many([(rec.summary.table, v, rec.summary.game)
+                                                       for rec, v in verified])
+        elapsed = time.perf_counter() - t0
+        for (rec, v), d in zip(verified, dropped, strict=True):
+            table = rec.summary.table
+            if d == 0:  # appended since: cannot happen to a finished game; keep it and say so
+                out[table] = await self._failed(table, v, "mismatch", self.retry_ms, None)
+                continue
+            self.tables.drop(table)
+            metrics.GAMES_ARCHIVED.labels(rec.summary.game).inc()
+            metrics.ARCHIVE_LATENCY.observe(elapsed)
+            out[table] = "archived"
+        return out
 
-    async def _failed(self, table: str, version: int, reason: str, retry_ms: int, exc: BaseException | None) -> str:
+    async def _failed(self, table: str, version: int, reason: str, retry_ms: int, exc: BaseException | None, *,
+                      quiet: bool = False) -> str:
         metrics.ARCHIVE_ERRORS.labels(reason).inc()
-        level = logging.WARNING if reason == "unavailable" else logging.ERROR
+        level = logging.DEBUG if quiet else logging.WARNING if reason == "unavailable" else logging.ERROR
         log.log(level, "archiving %s failed (%s: %s); it stays in Redis and is tried again in %d s", table, reason,
                 exc.__class__.__name__ if exc else "verification", retry_ms // 1000)
         await self.store.schedule_archive(table, version, self.now_ms() + retry_ms)
@@ -118,6 +242,8 @@ class Archiver:
         stop of the embedded ``tapis serve``, whose Redis is in memory).
         Returns how many were archived."""
         done = 0
-        for table, _ended in await self.store.unarchived():
-            done += await self.archive_now(table) == "archived"
+        found = [table for table, _ended in await self.store.unarchived()]
+        for i in range(0, len(found), self.batch_max):
+            outcomes = await self.archive_batch(found[i:i + self.batch_max])
+            done += sum(o == "archived" for o in outcomes.values())
         return done
