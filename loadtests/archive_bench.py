@@ -110,13 +110,14 @@ GAME = "maumau"
 PLAYERS = 4
 #: The worker's default ``snapshot_every``.
 SNAPSHOT_EVERY = 64
-#: The steps of :meth:`Archiver.archive_now`, in order, as the split names them.
-#: ``put: zstd`` is the log's compression; ``put: row + transaction`` the
-#: rest of what :meth:`Archive.put` does in its thread (``Archive._put``:
-#: the digest checked, the row made, the transaction); ``put: rest`` the
-#: rest of ``put`` (waiting for a thread of ``asyncio.to_thread``'s pool,
-#: the hand-offs).
-STEPS = ("read meta", "read log", "build_record", "put: zstd", "put: row + transaction", "put: rest", "verify",
+#: The steps of :meth:`Archiver.archive_batch`, in order, as the split names
+#: them.  ``read meta + log``: the one pipelined read of the batch's tables;
+#: ``zstd``: the logs' blobs (:func:`pack_log`, by the archiver);
+#: ``put_many: transaction`` what :meth:`Archive.put_many` does in its
+#: thread (``Archive._put_many``: the digests checked, the rows made, the
+#: transaction); ``put_many: rest`` the rest of ``put_many`` (waiting for
+#: a thread of ``asyncio.to_thread``'s pool, the hand-offs).
+STEPS = ("read meta + log", "build_record", "zstd", "put_many: transaction", "put_many: rest", "verify_many",
          "drop from Redis", "other")
 KIND = ("meta", "events", "snap", "cmds")
 
@@ -365,7 +366,7 @@ class Split:
                 return await fn(*args, **kw)
             finally:
                 IN_STEP.reset(token)
-                if inner in (None, "archive_now", "put"):  # not a call inside another step (drop's meta read)
+                if inner in (None, "archive_batch", "put_many"):  # not a call inside another step
                     self.seconds[step] += time.perf_counter() - t0
         return timed
 
@@ -382,46 +383,51 @@ class Split:
 
 
 @contextmanager
-def instrumented(archiver: Archiver, split: Split, records: list[ArchivedGame]) -> Iterator[None]:
-    """Time each step of ``archiver`` (see :data:`STEPS`) and keep the records it builds."""
+def instrumented(archiver: Archiver, split: Split, records: list[ArchivedGame],
+                 batches: list[int]) -> Iterator[None]:
+    """Time each step of ``archiver`` (see :data:`STEPS`), keep the records
+    it builds and the size of each batch it writes (one transaction each)."""
     store, archive = archiver.store, archiver.archive
-    real_build, real_pack = archiver_mod.build_record, archive_db.pack_log
+    real_build, real_pack = archiver_mod.build_record, archiver_mod.pack_log
+    real_put_many = archive.put_many
 
     def build(*args: Any) -> ArchivedGame:
         rec = real_build(*args)
         records.append(rec)
         return rec
 
-    patched: list[tuple[Any, str]] = [(store, "meta"), (store, "read_raw"), (store, "drop_archived"),
-                                      (archive, "verify"), (archive, "put"), (archiver, "archive_now")]
-    store.meta = split.wrap("read meta", store.meta)  # type: ignore[method-assign]
-    store.read_raw = split.wrap("read log", store.read_raw)  # type: ignore[method-assign]
-    store.drop_archived = split.wrap("drop from Redis", store.drop_archived)  # type: ignore[method-assign]
-    archive.verify = split.wrap("verify", archive.verify)  # type: ignore[method-assign]
-    archive.put = split.wrap("put", archive.put)  # type: ignore[method-assign]
-    archiver.archive_now = split.wrap("archive_now", archiver.archive_now)  # type: ignore[method-assign]
-    if callable(getattr(archive, "_put", None)):  # the blocking part of Archive.put, run in a thread
-        archive._put = split.wrap_sync("put: in its thread", archive._put)  # type: ignore[method-assign]
-        patched.append((archive, "_put"))
+    async def put_many(batch: Any, *args: Any, **kw: Any) -> list[str]:
+        batches.append(len(batch))
+        return await real_put_many(batch, *args, **kw)
+
+    patched: list[tuple[Any, str]] = [(store, "read_many"), (store, "drop_archived_many"), (archive, "verify_many"),
+                                      (archive, "put_many"), (archive, "_put_many"), (archiver, "archive_batch")]
+    store.read_many = split.wrap("read meta + log", store.read_many)  # type: ignore[method-assign]
+    store.drop_archived_many = split.wrap("drop from Redis", store.drop_archived_many)  # type: ignore[method-assign]
+    archive.verify_many = split.wrap("verify_many", archive.verify_many)  # type: ignore[method-assign]
+    archive.put_many = split.wrap("put_many", put_many)  # type: ignore[method-assign]
+    archive._put_many = split.wrap_sync("put_many: in its thread", archive._put_many)  # type: ignore[method-assign]
+    archiver.archive_batch = split.wrap("archive_batch", archiver.archive_batch)  # type: ignore[method-assign]
     archiver_mod.build_record = split.wrap_sync("build_record", build)  # type: ignore[assignment]
-    archive_db.pack_log = split.wrap_sync("put: zstd", real_pack)  # type: ignore[assignment]
+    archiver_mod.pack_log = split.wrap_sync("zstd", real_pack)  # type: ignore[assignment]
     try:
         yield
     finally:
         archiver_mod.build_record = real_build  # type: ignore[assignment]
-        archive_db.pack_log = real_pack  # type: ignore[assignment]
+        archiver_mod.pack_log = real_pack  # type: ignore[assignment]
         for obj, name in patched:
             delattr(obj, name)
 
 
-async def archive_all(archiver: Archiver, tables: list[str], concurrency: int) -> list[str]:
-    sem = asyncio.Semaphore(concurrency)
-
-    async def one(t: str) -> str:
-        async with sem:
-            return await archiver.archive_now(t)
-
-    return await asyncio.gather(*(one(t) for t in tables))
+async def archive_all(archiver: Archiver, tables: list[str], sweep: int) -> list[str]:
+    """Archive ``tables`` as the sweepers do: ``sweep`` tables at a time
+    (what one sweep claims) handed to :meth:`Archiver.archive_soon`
+    together (``asyncio.gather``, as ``Worker.sweep_once`` gathers its
+    claimed tables), which archives them in batches of ``batch_max``."""
+    out: list[str] = []
+    for i in range(0, len(tables), sweep):
+        out += await asyncio.gather(*(archiver.archive_soon(t) for t in tables[i:i + sweep]))
+    return out
 
 
 # -- the COPY peer -----------------------------------------------------------
@@ -570,7 +576,7 @@ async def run(args: argparse.Namespace, redis_url: str, pg_url: str, tmp: Path) 
     from redis.asyncio import Redis
 
     n = args.games
-    out: dict[str, Any] = {"games": n, "concurrency": args.concurrency, "strategy": args.strategy}
+    out: dict[str, Any] = {"games": n, "sweep": args.sweep, "batch_max": args.batch, "strategy": args.strategy}
     redis = Redis.from_url(redis_url)
     store = EventStore(redis, archiving=True)
     base_ms = int(time.time() * 1000) - 86_400_000
@@ -613,14 +619,15 @@ async def run(args: argparse.Namespace, redis_url: str, pg_url: str, tmp: Path) 
     await archive.ensure_schema()
     empty_pg = relation_bytes(pg_url, "public")
     empty_parts = relation_parts(pg_url, "public")
-    await asyncio.gather(*(archive.count() for _ in range(args.concurrency)))  # warm the pool, as a worker's is
+    await asyncio.gather(*(archive.count() for _ in range(4)))  # warm the pool, as a worker's is
     archiver = Archiver(store, Tables(store), archive, after_ms=0, retry_ms=60_000,
-                        now_ms=lambda: int(time.time() * 1000))
+                        now_ms=lambda: int(time.time() * 1000), batch_max=args.batch)
     archiver._schema_ready = True  # migrated above, as a running worker's first archive did long ago
     split = Split()
     records: list[ArchivedGame] = []
-    with instrumented(archiver, split, records), Meter() as m_arch:
-        results = await archive_all(archiver, tables, args.concurrency)
+    batches: list[int] = []
+    with instrumented(archiver, split, records, batches), Meter() as m_arch:
+        results = await archive_all(archiver, tables, args.sweep)
     await archive.close()
     bad = [r for r in results if r != "archived"]
     if bad:
@@ -655,14 +662,13 @@ async def run(args: argparse.Namespace, redis_url: str, pg_url: str, tmp: Path) 
         "ratio": round(arch_rate / copy_rate, 4), "ratio_per_game_copy": round(arch_rate / copy1_rate, 4),
     }
     sec = split.seconds
-    in_thread = sec["put: in its thread"]
-    zstd_outside = sec["put: zstd"] if not in_thread else 0.0  # pack_log called by put itself, not in _put
-    sec["put: row + transaction"] = in_thread - sec["put: zstd"] if in_thread else 0.0
-    sec["put: rest"] = sec["put"] - (in_thread or 0.0) - zstd_outside
-    sec["other"] = sec["archive_now"] - sum(sec[k] for k in ("read meta", "read log", "build_record", "put",
-                                                              "verify", "drop from Redis"))
+    sec["put_many: transaction"] = sec["put_many: in its thread"]
+    sec["put_many: rest"] = sec["put_many"] - sec["put_many: in its thread"]
+    sec["other"] = sec["archive_batch"] - sum(sec[k] for k in ("read meta + log", "build_record", "zstd", "put_many",
+                                                                "verify_many", "drop from Redis"))
     out["split_ms_per_game"] = {k: round(sec[k] / n * 1000, 3) for k in STEPS}
-    out["archive_now_ms_per_game"] = round(sec["archive_now"] / n * 1000, 3)
+    out["archive_batch_ms_per_game"] = round(sec["archive_batch"] / n * 1000, 3)
+    out["batches"] = batches
 
     # bytes
     kind_bytes = {k: v[1] / n for k, v in kinds.items()}
@@ -701,8 +707,10 @@ def verdict(ok: bool) -> str:
 def report(out: dict[str, Any], m_arch: Meter, m_copy: Meter, m_copy1: Meter, m_sq: Meter) -> None:
     n, r = out["games"], out["rate"]
     print(f"rate (PostgreSQL {out['postgresql']}, {n} games):")
-    print(f"  archiver       {r['archiver_games_per_s']:9.1f} games/s  ({r['archiver_s']:.2f} s, "
-          f"{out['concurrency']} at a time; {m_arch.text()})")
+    sizes = out["batches"]
+    print(f"  archiver       {r['archiver_games_per_s']:9.1f} games/s  ({r['archiver_s']:.2f} s, sweeps of "
+          f"{out['sweep']}, {len(sizes)} batches = transactions (sizes {', '.join(map(str, sizes))}); "
+          f"{m_arch.text()})")
     print(f"  COPY           {r['copy_games_per_s']:9.1f} games/s  ({r['copy_s']:.3f} s, one COPY a table, "
           f"one transaction; {m_copy.text()})")
     print(f"  COPY per game  {r['copy_per_game_games_per_s']:9.1f} games/s  ({r['copy_per_game_s']:.3f} s, "
@@ -711,8 +719,8 @@ def report(out: dict[str, Any], m_arch: Meter, m_copy: Meter, m_copy1: Meter, m_
           f"archiver/COPY per game {r['ratio_per_game_copy']:.3f}")
     split = out["split_ms_per_game"]
     total = sum(split.values())
-    print(f"\narchiver's time by step (summed over games, ms a game; {out['concurrency']} games overlap, "
-          f"so these add up to ~{out['concurrency']}x the wall time a game):")
+    print(f"\narchiver's time by step (summed over batches, ms a game; up to {archiver_mod.BATCHES_AT_ONCE} "
+          f"batches overlap):")
     for k, v in split.items():
         print(f"  {k:<16} {v:8.2f} ms  {v / total:6.1%}" if total else f"  {k:<16} {v:8.2f} ms")
     b = out["redis_bytes_per_game"]
@@ -739,7 +747,11 @@ def report(out: dict[str, Any], m_arch: Meter, m_copy: Meter, m_copy1: Meter, m_
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=500, help="finished games to archive (default 500)")
-    ap.add_argument("--concurrency", type=int, default=8, help="tables archived at a time (default 8)")
+    ap.add_argument("--sweep", type=int, default=500,
+                    help="tables handed to the archiver together, as one sweep claims them (default 500: a sweep "
+                         "claims up to 100 a partition)")
+    ap.add_argument("--batch", type=int, default=archiver_mod.BATCH_MAX,
+                    help=f"the archiver's batch_max (default {archiver_mod.BATCH_MAX}; 1: one table a transaction)")
     ap.add_argument("--strategy", default="heuristic", help="the bots' strategy (default heuristic)")
     ap.add_argument("--seed", type=int, default=22_000, help="seed of the first game")
     ap.add_argument("--url", default=SERVER_URL,
@@ -748,8 +760,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="games filled again to weigh the key kinds with used_memory (default 100, at most --games)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.concurrency < 1:
-        ap.error("--games and --concurrency must be at least 1")
+    if args.games < 1 or args.sweep < 1 or args.batch < 1:
+        ap.error("--games, --sweep and --batch must be at least 1")
     print(f"archive bench: {args.games} finished {PLAYERS}-player Mau Mau games ({args.strategy} bots), "
           f"commit {commit()}, {os.cpu_count()} cores", flush=True)
     with private_redis() as redis_url, throwaway_database(args.url) as pg_url, \

@@ -22,7 +22,16 @@ from services.archive import (
     ArchiveUnavailable,
     build_record,
 )
-from services.archive.db import VERSION_TABLE, ZSTD_LEVEL, decode_cursor, encode_cursor, metadata, pack_log, unpack_log
+from services.archive.db import (
+    VERSION_TABLE,
+    ZSTD_LEVEL,
+    decode_cursor,
+    encode_cursor,
+    games,
+    metadata,
+    pack_log,
+    unpack_log,
+)
 from services.archive.model import log_digest
 from shared.events import decode
 from tests.archive_fixtures import FinishedGame, finished_game
@@ -240,6 +249,93 @@ class TestArchiveContract:
         with archive.engine.begin() as conn:
             conn.execute(games.update().where(games.c.table_id == "rot").values(log=pack_log(rec.log[:-1])))
         assert not await archive.verify("rot", rec.digest, rec.summary.events)
+
+    async def test_put_many_writes_a_batch_in_one_transaction_and_says_what_each_became(self, archive):
+        """Written, then exists; a conflicting one is skipped, not the batch; one commit a call."""
+        commits: list[int] = []
+        sa.event.listen(archive.engine, "commit", lambda _conn: commits.append(1))
+        recs = [record(finished_game(f"pm{i}", 20 + i)) for i in range(3)]
+        assert await archive.put_many(recs) == ["written", "written", "written"]
+        assert len(commits) == 1
+        assert await archive.put_many(recs) == ["exists", "exists", "exists"]  # a retry writes nothing
+        clash = record(finished_game("pm1", 99))  # another log under an archived id
+        new = record(finished_game("pm3", 23))
+        assert await archive.put_many([recs[0], clash, new]) == ["exists", "conflict", "written"]
+        assert len(commits) == 3
+        assert await archive.count() == 4
+        assert [await archive.get(f"pm{i}") for i in range(4)] == [*recs, new]
+
+    async def test_put_many_with_one_id_twice_writes_it_once(self, archive):
+        rec, other = record(finished_game("dup", 31)), record(finished_game("dup", 32))
+        assert await archive.put_many([rec, rec]) == ["written", "exists"]
+        assert await archive.put_many([record(finished_game("dup2", 33)), other]) == ["written", "conflict"]
+        assert await archive.get("dup") == rec
+        assert await archive.count() == 2
+
+    async def test_put_many_refuses_a_forged_record_and_writes_nothing(self, archive):
+        from dataclasses import replace
+
+        good = record(finished_game("ok1", 34))
+        forged = replace(record(finished_game("forged2", 35)), digest="0" * 64)
+        with pytest.raises(ValueError, match="forged2"):
+            await archive.put_many([good, forged])
+        assert await archive.count() == 0
+
+    async def test_two_archivers_putting_overlapping_batches_at_once_write_each_once(self, archive, archive_url):
+        """Both read no row, both insert: the later one's unique violation rolls it back and it
+        reads again (PostgreSQL); SQLite's writers queue (``BEGIN IMMEDIATE``)."""
+        other = Archive(archive_url)
+        try:
+            recs = [record(finished_game(f"ov{i}", 40 + i)) for i in range(4)]
+            a, b = await asyncio.gather(archive.put_many(recs[:3]), other.put_many(recs[1:]))
+            assert a[0] == "written" and b[-1] == "written"
+            for x, y in zip(a[1:], b[:2], strict=True):  # ov1 and ov2: written by one, found by the other
+                assert sorted([x, y]) == ["exists", "written"]
+            assert await archive.count() == 4
+            assert [await archive.get(f"ov{i}") for i in range(4)] == recs
+        finally:
+            await other.close()
+
+    async def test_a_unique_violation_is_retried_once_reading_the_ids_again(self, archive, monkeypatch):
+        """Another writer's row lands between the batch's SELECT and its INSERT (made
+        certain here: the first SELECT sees nothing): the batch is rolled back and
+        tried again, and the others of the batch are written."""
+        from services.archive import db
+
+        theirs, mine = record(finished_game("uv0", 60)), record(finished_game("uv1", 61))
+        assert await archive.put(theirs) == "written"
+        real, calls = db._held, []
+
+        def blind_once(conn, ids):
+            calls.append(list(ids))
+            return {} if len(calls) == 1 else real(conn, ids)
+
+        monkeypatch.setattr(db, "_held", blind_once)
+        assert await archive.put_many([theirs, mine]) == ["exists", "written"]
+        assert calls == [["uv0", "uv1"], ["uv0", "uv1"]]
+        assert await archive.count() == 2
+        assert await archive.put_many([]) == []
+
+    async def test_verify_many_by_the_written_blob_or_by_decompressing(self, archive):
+        recs = [record(finished_game(f"vm{i}", 50 + i)) for i in range(3)]
+        blobs = [pack_log(r.log) for r in recs]
+        assert await archive.put_many(recs, blobs) == ["written"] * 3
+        a, b, c = recs
+        assert await archive.verify_many({
+            "vm0": (a.digest, a.summary.events, blobs[0]),  # the very bytes written
+            "vm1": (b.digest, b.summary.events, None),  # no blob: decompressed and digested
+            "vm2": (c.digest, c.summary.events - 1, blobs[2]),  # another event count
+            "absent": (a.digest, a.summary.events, blobs[0]),
+        }) == {"vm0": True, "vm1": True, "vm2": False, "absent": False}
+        with archive.engine.begin() as conn:  # vm0's blob replaced by its log less one event
+            conn.execute(games.update().where(games.c.table_id == "vm0").values(log=pack_log(a.log[:-1])))
+        assert await archive.verify_many({"vm0": (a.digest, a.summary.events, blobs[0])}) == {"vm0": False}
+        assert await archive.verify_many({"vm0": (a.digest, a.summary.events, None)}) == {"vm0": False}
+        # other bytes that hold the same log (another zstd level): decompressed, and true
+        other_blob = b"\x00" + zstandard.ZstdCompressor(level=1).compress(msgpack.packb(list(b.log), use_bin_type=True))
+        with archive.engine.begin() as conn:
+            conn.execute(games.update().where(games.c.table_id == "vm1").values(log=other_blob))
+        assert await archive.verify_many({"vm1": (b.digest, b.summary.events, blobs[1])}) == {"vm1": True}
 
     async def test_search_pages_newest_first_each_game_once(self, archive, twenty_five):
         """25 games by pages of 10: 10, 10, 5, newest first (ties by table id), none twice."""

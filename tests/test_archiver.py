@@ -239,3 +239,125 @@ async def test_a_read_that_finds_the_log_gone_reads_the_archive(redis_client, ur
     assert await worker.redrive(table) == "archived"
     events = await tables.read(live, after=1)
     assert [e.type for e in events] == ["Added", "Added", "Added"]
+
+
+# -- batches -------------------------------------------------------------------
+
+def spy_put_many(worker: Worker) -> list[list[str]]:
+    """The table ids of each ``put_many`` (one transaction each) of ``worker``'s archiver."""
+    calls: list[list[str]] = []
+    real = worker.archiver.archive.put_many
+
+    async def put_many(batch, *args, **kw):
+        calls.append(sorted(g.summary.table for g in batch))
+        return await real(batch, *args, **kw)
+
+    worker.archiver.archive.put_many = put_many
+    return calls
+
+
+async def test_a_sweep_archives_its_finished_tables_in_one_batch(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2 + i % 2) for i in range(4)]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    calls = spy_put_many(worker)
+    assert await worker.sweep_once(now_ms=now) == 4
+    assert calls == [sorted(t[0] for t in tables)]  # one transaction for the four
+    assert await Archive(url).count() == 4
+    for table, _tokens, _ts in tables:
+        assert await table_keys(redis_client, table) == []
+
+
+async def test_a_conflicting_table_stays_in_redis_and_the_rest_of_its_batch_is_archived(redis_client, url):
+    from services.archive.model import build_record
+    from services.worker.archiver import CONFLICT_RETRY_MS
+
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2 + i) for i in range(3)]
+    clash = tables[1][0]
+    other = tables[0][0]  # another table's log, archived under the id of the second
+    meta = {k.decode(): v.decode() for k, v in (await redis_client.hgetall(keys.meta(other))).items()}
+    raw = [f[b"e"] for _id, f in await redis_client.xrange(keys.events(other))]
+    assert await Archive(url).put(build_record(clash, meta, raw)) == "written"
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    conflicts = metrics.ARCHIVE_ERRORS.labels("conflict")._value.get()
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    calls = spy_put_many(worker)
+    assert await worker.sweep_once(now_ms=now) == 3
+    assert len(calls) == 1
+    assert metrics.ARCHIVE_ERRORS.labels("conflict")._value.get() == conflicts + 1
+    assert await table_keys(redis_client, tables[0][0]) == []
+    assert await table_keys(redis_client, tables[2][0]) == []
+    part = keys.partition(clash)
+    assert await redis_client.exists(keys.meta(clash), keys.events(clash)) == 2  # both copies kept
+    assert await redis_client.zscore(keys.due(part), clash) == now + CONFLICT_RETRY_MS
+    assert await Archive(url).count() == 3
+
+
+async def test_with_the_database_down_a_whole_batch_stays_in_redis_and_is_archived_later(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2) for _ in range(3)]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    down = "postgresql://tapis@127.0.0.1:1/none"
+    errors = metrics.ARCHIVE_ERRORS.labels("unavailable")._value.get()
+    worker = Worker(redis_client, settings(down, archive_retry_s=30), bots=Recorder(), clock=lambda: now)
+    assert await worker.sweep_once(now_ms=now) == 3
+    assert metrics.ARCHIVE_ERRORS.labels("unavailable")._value.get() == errors + 3
+    for table, _tokens, _ts in tables:
+        assert await redis_client.zscore(keys.due(keys.partition(table)), table) == now + 30_000
+        assert await redis_client.exists(keys.meta(table), keys.events(table)) == 2
+    assert await worker.sweep_once(now_ms=now + 29_999) == 0  # not before
+    again = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now + 30_000)
+    calls = spy_put_many(again)
+    assert await again.sweep_once(now_ms=now + 30_000) == 3
+    assert len(calls) == 1 and await Archive(url).count() == 3
+    for table, _tokens, _ts in tables:
+        assert await table_keys(redis_client, table) == []
+
+
+async def test_a_batch_killed_between_the_write_and_the_drops_writes_nothing_twice(redis_client, url, monkeypatch):
+    class Killed(Exception):
+        pass
+
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2) for _ in range(3)]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+
+    async def killed(*_a, **_k):
+        raise Killed("the process dies between put_many and the drops")
+
+    monkeypatch.setattr(worker.store, "drop_archived_many", killed)
+    assert await worker.sweep_once(now_ms=now) == 3  # each re-drive failed: logged, its lease runs out
+    assert await Archive(url).count() == 3
+    for table, _tokens, _ts in tables:
+        assert await redis_client.exists(keys.meta(table), keys.events(table)) == 2  # all still in Redis
+    later = now + worker.settings.sweep_lease_ms
+    again = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: later)
+    outcomes: list[list[str]] = []
+    real = again.archiver.archive.put_many
+
+    async def put_many(batch, *args, **kw):
+        outcomes.append(await real(batch, *args, **kw))
+        return outcomes[-1]
+
+    again.archiver.archive.put_many = put_many
+    assert await again.sweep_once(now_ms=later) == 3  # the leases ran out: claimed again
+    assert outcomes == [["exists"] * 3]
+    assert await Archive(url).count() == 3
+    for table, _tokens, _ts in tables:
+        assert await table_keys(redis_client, table) == []
+
+
+async def test_archive_soon_puts_concurrent_calls_in_batches_of_at_most_batch_max(redis_client, url):
+    async with gateway(redis_client, url) as gw:
+        tables = [(await finished_toy_table(gw, target=2))[0] for _ in range(5)]
+    worker = Worker(redis_client, settings(url), bots=Recorder())
+    worker.archiver.batch_max = 2
+    calls = spy_put_many(worker)
+    outcomes = await asyncio.gather(*(worker.archiver.archive_soon(t) for t in [*tables, tables[0], "nosuch"]))
+    assert outcomes == ["archived"] * 5 + ["archived", "gone"]  # the same table twice: one outcome for both
+    assert sorted(len(c) for c in calls) == [1, 2, 2]
+    assert sorted(t for c in calls for t in c) == sorted(tables)
+    assert await Archive(url).count() == 5

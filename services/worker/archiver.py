@@ -174,21 +174,21 @@ class Archiver:
         t0 = time.perf_counter()
         out: dict[str, str] = {}
         found = await self.store.read_many(tables)
+        # the CPU of the batch (decode and fold, pack and compress) in a thread: the
+        # worker's loop goes on serving commands meanwhile
+        built = await asyncio.to_thread(_build_all, tables, found)
         todo: list[tuple[ArchivedGame, int]] = []  # (record, version)
-        for table, (meta, raw) in zip(tables, found, strict=True):
-            if meta is None:
+        blobs: list[bytes] = []
+        for table, (version, made) in zip(tables, built, strict=True):
+            if made is None:
                 out[table] = "gone"
-                continue
-            version = int(meta.get("version", 0))
-            try:
-                if len(raw) != version:
-                    raise ValueError(f"the log holds {len(raw)} events, the meta says version {version}")
-                todo.append((build_record(table, meta, raw), version))
-            except Exception as exc:  # noqa: BLE001 - a damaged or unfinished log is reported, never archived
-                out[table] = await self._failed(table, version, "invalid", self.retry_ms, exc)
+            elif isinstance(made, Exception):
+                out[table] = await self._failed(table, version, "invalid", self.retry_ms, made)
+            else:
+                todo.append((made[0], version))
+                blobs.append(made[1])
         if not todo:
             return out
-        blobs = [pack_log(rec.log) for rec, _v in todo]
         try:
             if not self._schema_ready:  # the first archive write of this process migrates the schema
                 await self.archive.ensure_schema()
@@ -247,3 +247,23 @@ class Archiver:
             outcomes = await self.archive_batch(found[i:i + self.batch_max])
             done += sum(o == "archived" for o in outcomes.values())
         return done
+
+
+def _build_all(tables: list[str], found: list[tuple[dict[str, str] | None, list[bytes]]],
+               ) -> list[tuple[int, tuple[ArchivedGame, bytes] | Exception | None]]:
+    """``(version, (record, blob) | the error | None: no table)`` of each
+    table, from its meta and raw log (blocking: CPU only)."""
+    out: list[tuple[int, tuple[ArchivedGame, bytes] | Exception | None]] = []
+    for table, (meta, raw) in zip(tables, found, strict=True):
+        if meta is None:
+            out.append((0, None))
+            continue
+        version = int(meta.get("version", 0))
+        try:
+            if len(raw) != version:
+                raise ValueError(f"the log holds {len(raw)} events, the meta says version {version}")
+            rec = build_record(table, meta, raw)
+            out.append((version, (rec, pack_log(rec.log))))
+        except Exception as exc:  # noqa: BLE001 - a damaged or unfinished log is reported, never archived
+            out.append((version, exc))
+    return out
