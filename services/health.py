@@ -22,12 +22,15 @@ TRANSIENT = (ConnectionError, TimeoutError, BusyLoadingError, ReadOnlyError, OSE
 
 def is_transient(exc: BaseException) -> bool:
     """True for an error a retry may cure (connection lost or refused,
-    timeout, Redis loading its data or read-only after a failover, and a
-    Cluster that is down or resharding)."""
+    timeout, Redis loading its data or read-only after a failover, a
+    Cluster that is down or resharding, the archive's database down)."""
     if isinstance(exc, TRANSIENT):
         return True
     name = exc.__class__.__name__
-    return name in {"ClusterDownError", "TryAgainError", "MasterDownError", "ClusterError", "MovedError", "AskError"}
+    # ArchiveUnavailable: the archive's database is down (a read of a table
+    # no longer in Redis); named here so this module needs no SQLAlchemy.
+    return name in {"ClusterDownError", "TryAgainError", "MasterDownError", "ClusterError", "MovedError", "AskError",
+                    "ArchiveUnavailable"}
 
 
 class Heartbeats:

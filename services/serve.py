@@ -23,13 +23,12 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
     from services.messaging import Submitter
     from services.runtime import make_redis
     from services.store.store import EventStore
-    from services.store.tables import Tables, open_archive
+    from services.store.tables import Tables
     from services.worker.worker import BotScheduler, NoBots, Worker
 
     redis = redis if redis is not None else make_redis(settings)
     store = EventStore.from_settings(redis, settings)
-    tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings),
-                    archive_after_ms=settings.archive_after_s * 1000)
+    tables = Tables.from_settings(store, settings)
     heartbeats = Heartbeats()
 
     class Bots:
@@ -56,7 +55,8 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
 
             scheduler = CeleryBots(celery_app, delay_ms=settings.bot_delay_ms)
         gateway_bots.target = scheduler
-        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, heartbeats=heartbeats,
+        ws = [Worker(redis, settings, bots=scheduler, tables=tables if i == 0 else None, archive=tables.archive,
+                     heartbeats=heartbeats,
                      name=f"serve-{os.getpid()}-{i}") for i in range(workers)]
         tasks = [asyncio.create_task(w.run(stop)) for w in ws]
         try:
@@ -68,10 +68,14 @@ def build_serve_app(settings, *, workers: int = 1, bots: str = "inprocess", redi
             archiver = ws[0].archiver
             if archiver is not None and settings.redis_url is None:
                 # The embedded store is in memory: keep its finished games.
-                with contextlib.suppress(Exception):
+                log = logging.getLogger("tapis.serve")
+                try:
                     n = await archiver.flush()
                     if n:
-                        logging.getLogger("tapis.serve").info("archived %d finished tables before stopping", n)
+                        log.info("archived %d finished tables before stopping", n)
+                except Exception:  # stopping anyway: say what is lost
+                    log.exception("archiving the finished tables before stopping failed: those not archived are lost"
+                                  " with the embedded store")
             if isinstance(scheduler, InProcessBots):
                 await scheduler.close()
 

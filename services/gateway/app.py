@@ -27,7 +27,7 @@ from services.gateway.streams import StreamSlots
 from services.health import Heartbeats
 from services.messaging import Submitter
 from services.store.store import EventStore
-from services.store.tables import Tables, open_archive
+from services.store.tables import Tables
 from services.worker.direct import DirectSubmitter
 from services.worker.worker import BotScheduler
 
@@ -97,8 +97,7 @@ def create_app(
     store = EventStore.from_settings(redis, settings)
     heartbeats = heartbeats or Heartbeats()
     if tables is None:
-        tables = Tables(store, capacity=settings.cache_tables, archive=open_archive(settings),
-                        archive_after_ms=settings.archive_after_s * 1000)
+        tables = Tables.from_settings(store, settings)
     submitter: Submitter | DirectSubmitter
     if settings.decide_in_gateway:
         submitter = DirectSubmitter(redis, settings, tables, bots=bots)
@@ -130,6 +129,8 @@ def create_app(
                 yield
         finally:
             await ctx.submitter.stop()
+            if ctx.archive is not None:
+                await ctx.archive.close()
 
     app = FastAPI(
         title="Tapis",

@@ -167,8 +167,8 @@ async def lobby(
                 t = await ctx.tables.get(tid, refresh_meta=True)
             except UnknownGame:  # a table of a game this gateway does not host
                 continue
-            if t is None:  # expired: out of the indexes
-                await ctx.store.reindex(tid, game=game)
+            if t is None or t.archived:  # expired, or archived (in /history now): out of the indexes
+                await ctx.store.reindex(tid, game=t.game.name if t is not None else game)
                 continue
             info = _info(t)
             if (game and info.game != game) or (status and info.status != status):
@@ -264,7 +264,7 @@ async def join(ctx: Ctx, table: str, body: JoinTable | None = None, _limit: None
     body = body or JoinTable()
     token = secrets.token_urlsafe(24)
     status, seat, free = await ctx.store.join(table, body.seat, hash_token(token), body.name)
-    if status == "missing" and ctx.archive is not None and await ctx.tables.get(table) is not None:
+    if status == "missing" and ctx.archive is not None and await ctx.archive.summary(table) is not None:
         status = "full"  # archived: a finished game, every seat taken (as before it left Redis)
     if status == "missing":
         raise ApiError(404, "table_not_found", f"no table {table!r}")

@@ -63,14 +63,9 @@ class Table:
     away: frozenset[int] = frozenset()
     left: frozenset[int] = frozenset()
     last_ts: int = 0
-    #: An archived table's whole log (the events' encoded bytes, version
-    #: i+1 at index i), read from the archive; None for a table in Redis.
-    log: tuple[bytes, ...] | None = None
-
-    @property
-    def archived(self) -> bool:
-        """True for a table read from the archive (it left Redis)."""
-        return self.log is not None
+    #: True for a table read from the archive (it left Redis): its state
+    #: is final, its log is read from the archive (:meth:`Tables.read`).
+    archived: bool = False
 
     @property
     def started(self) -> bool:
@@ -130,6 +125,10 @@ def parse_meta(table: str, meta: dict[str, str]) -> Table:
     return t
 
 
+#: How many archived tables' logs a :class:`Tables` keeps in memory.
+ARCHIVED_LOGS = 64
+
+
 def open_archive(settings: Any) -> Archive | None:
     """The archive ``settings.archive_url`` names (``postgresql://…``,
     ``sqlite:///…``), or None when it names none (unset, empty or
@@ -148,6 +147,16 @@ class Tables:
     falling through to ``archive`` (an :class:`services.archive.db.Archive`,
     or None) for a table no longer in Redis."""
 
+    @classmethod
+    def from_settings(cls, store: EventStore, settings: Any, *, archive: Archive | None = None) -> Tables:
+        """The cache ``settings`` describe (``cache_tables``, ``archive_after_s``)
+        over ``store``, falling through to ``archive`` (default: the one
+        ``settings.archive_url`` names, opened here)."""
+        if archive is None:
+            archive = open_archive(settings)
+        return cls(store, capacity=settings.cache_tables, archive=archive,
+                   archive_after_ms=settings.archive_after_s * 1000)
+
     def __init__(self, store: EventStore, *, capacity: int = 10_000, archive: Archive | None = None,
                  archive_after_ms: int = 0) -> None:
         """``archive_after_ms``: the archiver's ``TAPIS_ARCHIVE_AFTER_S``
@@ -158,6 +167,9 @@ class Tables:
         self.capacity = capacity
         self.archive = archive
         self.archive_after_ms = archive_after_ms
+        #: The logs of the archived tables read last (raw event bytes), so a
+        #: feed's pages do not read the archive each; few: a log is ~10-40 KiB.
+        self._logs: OrderedDict[str, tuple[bytes, ...]] = OrderedDict()
         self._cache: OrderedDict[str, Table] = OrderedDict()
 
     async def get(self, table: str, *, refresh_meta: bool = False) -> Table | None:
@@ -231,9 +243,10 @@ class Tables:
             return None
         t = parse_meta(table, rec.meta)
         t.status = "finished"
-        t.log = rec.log
+        t.archived = True
         self._fold(t, [decode(raw) for raw in rec.log])
         self._remember(t)
+        self._remember_log(table, rec.log)
         metrics.REBUILD_LATENCY.labels("archive").observe(time.perf_counter() - t0)
         return t
 
@@ -241,18 +254,30 @@ class Tables:
         """Events of ``t`` with versions ``after+1 .. until`` (inclusive; at
         most ``count``), in order: from the archived log of an archived
         table, else from the store (:meth:`EventStore.read`)."""
-        if t.log is None:
+        if not t.archived:
             events = await self.store.read(t.id, after=after, until=until, count=count)
             if not events and after < t.version and self.archive is not None:
                 # Archived (and removed from Redis) since ``t`` was read.
                 fresh = await self.get(t.id, refresh_meta=True)
-                if fresh is not None and fresh.log is not None:
+                if fresh is not None and fresh.archived:
                     return await self.read(fresh, after, until, count)
             return events
-        hi = len(t.log) if until is None else min(until, len(t.log))
+        log = self._logs.get(t.id)
+        if log is None:
+            rec = await self.archive.get(t.id) if self.archive is not None else None
+            log = rec.log if rec is not None else ()
+            self._remember_log(t.id, log)
+        self._logs.move_to_end(t.id)
+        hi = len(log) if until is None else min(until, len(log))
         if count is not None:
             hi = min(hi, after + count)
-        return [decode(raw) for raw in t.log[after:hi]]
+        return [decode(raw) for raw in log[after:hi]]
+
+    def _remember_log(self, table: str, log: tuple[bytes, ...]) -> None:
+        self._logs[table] = log
+        self._logs.move_to_end(table)
+        while len(self._logs) > ARCHIVED_LOGS:
+            self._logs.popitem(last=False)
 
     async def _cold_load(self, t: Table) -> str:
         blob = await self.store.load_snapshot(t.id)

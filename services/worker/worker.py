@@ -56,7 +56,7 @@ from redis.exceptions import ResponseError
 from redis.typing import EncodableT, FieldT
 
 from services import metrics
-from services.config import Settings
+from services.config import Settings, archive_enabled
 from services.health import Heartbeats, is_transient
 from services.messaging import Command, CommandDecodeError, Reply
 from services.store import keys
@@ -67,6 +67,7 @@ from shared.engine import BAD_ACTION, GAME_OVER, IllegalAction, same_shape
 from shared.events import Event, encode
 
 if TYPE_CHECKING:
+    from services.archive.db import Archive
     from services.worker.archiver import Archiver
 
 log = logging.getLogger("tapis.worker")
@@ -178,16 +179,21 @@ class Worker:
         shards: list[int] | None = None,
         heartbeats: Heartbeats | None = None,
         clock: Callable[[], int] | None = None,
+        archive: Archive | None = None,
     ) -> None:
         """``clock``: ms since the epoch (default: the system clock; tests
-        pass their own to run turn clocks out without waiting)."""
+        pass their own to run turn clocks out without waiting).
+        ``archive``: where finished tables go (default: ``tables``' archive,
+        else the one the settings name, opened here and closed by :meth:`run`)."""
         self.redis = redis
         self.now_ms = clock or _ms
         self.settings = settings
         self.store = EventStore.from_settings(redis, settings)
-        archive = tables.archive if tables is not None and tables.archive is not None else open_archive(settings)
-        self.tables = tables or Tables(self.store, capacity=settings.cache_tables, archive=archive,
-                                       archive_after_ms=settings.archive_after_s * 1000)
+        archive = archive or (tables.archive if tables is not None else None)
+        self._own_archive = archive is None and archive_enabled(settings)
+        if self._own_archive:
+            archive = open_archive(settings)
+        self.tables = tables or Tables.from_settings(self.store, settings, archive=archive)
         #: Moves finished tables into the archive (None: no TAPIS_ARCHIVE_URL).
         self.archiver: Archiver | None = None
         if archive is not None:
@@ -246,6 +252,8 @@ class Worker:
                 await asyncio.wait_for(self.redis.zrem(keys.WORKERS, self.name), 2)
             except Exception:  # noqa: BLE001 -- leaving anyway; the entry ages out
                 pass
+            if self._own_archive and self.archiver is not None:
+                await self.archiver.archive.close()
 
     async def _until_ok(self, step, stop: asyncio.Event, what: str) -> None:
         delay = 0.1
@@ -646,7 +654,7 @@ class Worker:
                 table.status = "finished"
                 metrics.GAMES_FINISHED.labels(game.name).inc()
                 await self.redis.hincrby(keys.STATS, f"active:{game.name}", -1)
-                if self.archiver is None:
+                if not self.store.archiving:
                     await self.store.schedule(table.id, version, None, table.last_ts)
                 else:  # due for the archiver
                     await self.store.schedule_archive(table.id, version,
