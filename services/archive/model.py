@@ -1,9 +1,9 @@
-"""What the archive holds (plain dataclasses; no database code here).
-
-INTERFACE CONTRACT (issue 22) — services/archive/db.py implements
-``Archive`` against it; the worker's archiver builds an
-:class:`ArchivedGame` with :func:`build_record`; the gateway's history
-routes read :class:`GameSummary` pages.
+"""What the archive holds, as plain dataclasses (no database code here):
+a game's :class:`GameSummary` with its :class:`SeatRecord` rows (what the
+history routes list), the whole :class:`ArchivedGame` (summary, meta and
+log), built from a finished table's Redis meta and raw log by
+:func:`build_record`; :func:`log_digest` is what the archiver verifies.
+:mod:`services.archive.db` stores them.
 """
 
 from __future__ import annotations
