@@ -1,6 +1,6 @@
 """Archiving rate against a plain COPY, and the bytes a game costs (issue 22, "Done when").
 
-    python loadtests/archive_bench.py [--games 500] [--concurrency 8] [--strategy heuristic]
+    python loadtests/archive_bench.py [--games 500] [--sweep 500] [--batch 200] [--strategy heuristic]
                                       [--url postgresql://postgres@127.0.0.1:5432/] [--json out.json]
 
 One run, on its own servers only:
@@ -28,15 +28,15 @@ One game is filled and archived first (into an in-memory SQLite archive)
 so that the scripts are loaded and the shared sets have existed before the
 baseline of ``used_memory``.
 
-**Rate.** (a) The real :meth:`Archiver.archive_now` of every table, at
-most ``--concurrency`` at a time (``asyncio.gather`` under a semaphore: a
-worker's sweeper gathers every table it claims, and
-``asyncio.to_thread``'s default pool of min(32, cores + 4) = 6 threads on
-this machine and the archive's pool of 5 + 5 connections bound how many
-reach the database at once), on an :class:`Archive` as a worker opens it
-(``Archive(url)``: pool of 5, ``pool_pre_ping``), its schema migrated
-and its pool warmed first (a worker has done both long before).  (b) The
-peer: the very rows (a) wrote (read back from the archive's tables: log
+**Rate.** (a) The real archiver as a worker's sweeper drives it: the
+tables are handed to :meth:`Archiver.archive_soon` ``--sweep`` at a time
+(default 500: one sweep claims up to 100 due tables a partition, and
+``Worker.sweep_once`` gathers its claimed tables' re-drives), which
+archives them in batches of ``--batch`` (the archiver's ``batch_max``,
+default 200; one transaction a batch), on an :class:`Archive` as a worker
+opens it (``Archive(url)``: pool of 5, ``pool_pre_ping``), its schema
+migrated and its pool warmed first (a worker has done both long before).
+(b) The peer: the very rows (a) wrote (read back from the archive's tables: log
 already compressed, so the peer pays only the write),
 written with one plain ``COPY … FROM STDIN`` (psycopg 3 ``cursor.copy``,
 text format) per table into identical tables (the same SQLAlchemy
@@ -44,11 +44,11 @@ metadata) in the schema ``copy_peer`` of the same database, one
 transaction.  For scale, also the same rows with one ``COPY`` pair and
 one transaction per game (``copy_peer_1``), as an archiver writing one
 game at a time with COPY would.  Printed: games/s of each, the ratio
-archiver / COPY (target ≥ 0.5), and where the archiver's time went: the
-sum over games of each step's time (read meta, read log, build_record,
-put: zstd of the log and the database transaction apart, verify, drop
-from Redis), with the CPU of this process and the machine's busy cores
-over the phase (``/proc/stat``: every process, the servers included).
+archiver / COPY (target ≥ 0.5), the batches (transactions) and their
+sizes, and where the archiver's time went: the sum over batches of each
+step's time over the games (:data:`STEPS`), with the CPU of this process
+and the machine's busy cores over the phase (``/proc/stat``: every
+process, the servers included).
 
 **Bytes.** Redis: ``used_memory`` before the fill, after it and after the
 archiving, over the games; before archiving also each table key's

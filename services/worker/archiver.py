@@ -5,20 +5,31 @@ It runs inside the workers' sweeper.  A finished table stays in its
 partition's due set (out of the waiting set) until ``archive_after_s``
 after its last event; the sweeper claims it with a lease like any due
 table, so two workers never archive one table at once and a dead one's
-claim runs out.  Then, in this order:
+claim runs out.  The finished tables of one sweep (its re-drives run
+concurrently) are archived together: each joins the pending batch
+(:meth:`Archiver.archive_soon`), which is archived when no table has
+joined it for :data:`LINGER_S` (at most :data:`MAX_LINGER_S`, at most
+:data:`BATCH_MAX` tables).  For a batch, in this order:
 
-1. read the meta and the whole log (the events' bytes as stored);
-2. build the record (:func:`services.archive.model.build_record`: folds the
-   log, so a log that does not end the game is never archived) and write it
-   (:meth:`Archive.put`: one transaction; an existing row with the same
-   digest is taken as written — the retry of an archiver that died);
-3. read it back and verify the event count and the digest of the log;
-4. only then remove the table's keys from Redis (one script, only while
-   the table is still at the archived version) and its lobby entries.
+1. read every table's meta and whole log (the events' bytes as stored),
+   one pipelined Redis round trip;
+2. build each record (:func:`services.archive.model.build_record`: folds
+   the log, so a log that does not end the game is never archived) and its
+   blob (:func:`~services.archive.db.pack_log`), in a thread, and write
+   them (:meth:`Archive.put_many`: one transaction for the batch; an
+   existing row with the same digest is taken as written — the retry of an
+   archiver that died; one with another digest is a conflict for that
+   table alone);
+3. read them back (one ``SELECT``) and verify each one's event count,
+   digest and blob (:meth:`Archive.verify_many`);
+4. only then remove each verified table's keys from Redis (one script a
+   table, pipelined; only while the table is still at the archived
+   version) and its lobby entries.
 
-A SIGKILL between any two steps leaves the table in Redis and due: the
-next claim starts again at 1 and step 2 writes nothing twice.  A database
-error leaves it in Redis and due again ``archive_retry_s`` later; the
+Each table is archived or not on its own.  A SIGKILL between any two steps
+leaves the tables not yet removed in Redis and due: the next claim starts
+again at 1 and step 2 writes nothing twice.  A database error leaves the
+whole batch in Redis and due again ``archive_retry_s`` later; the
 unarchived sets (:func:`services.store.keys.unarchived`) let the exporter
 say how far behind the archive is.
 """

@@ -22,7 +22,7 @@ def test_five_games_are_archived_and_weighed(tmp_path, capsys):
     if shutil.which("redis-server") is None:
         pytest.skip("no redis-server on PATH (the bench starts its own)")
     out_json = tmp_path / "bench.json"
-    assert archive_bench.main(["--games", "5", "--concurrency", "2", "--kind-sample", "3",
+    assert archive_bench.main(["--games", "5", "--batch", "2", "--kind-sample", "3",
                                "--url", POSTGRES_SERVER_URL, "--json", str(out_json)]) == 0
     text = capsys.readouterr().out
     rates = {m[1]: float(m[2]) for m in re.finditer(r"^  (archiver|COPY|COPY per game) +([\d.]+) games/s", text, re.M)}
@@ -39,7 +39,7 @@ def test_five_games_are_archived_and_weighed(tmp_path, capsys):
     r = fig["rate"]
     assert r["archiver_games_per_s"] > 0 and r["copy_games_per_s"] > 0 and r["copy_per_game_games_per_s"] > 0
     assert r["ratio"] == pytest.approx(r["archiver_games_per_s"] / r["copy_games_per_s"], rel=0.01)
-    for step in ("read meta", "read log", "build_record", "put: zstd", "verify", "drop from Redis"):
+    for step in ("read meta + log", "build_record", "zstd", "put_many: transaction", "verify_many", "drop from Redis"):
         assert fig["split_ms_per_game"][step] > 0, step
     b = fig["redis_bytes_per_game"]
     assert b["keys_left"] == 0
