@@ -124,3 +124,13 @@ export function follow(table, token, after, handlers) {
     removeEventListener("online", online);
   };
 }
+
+/** The board module of a game (web/games/<game>.js), or the generic one
+ *  for a game without its own. */
+export async function loadModule(game) {
+  try {
+    return await import(`/static/games/${game}.js`);
+  } catch {
+    return await import("/static/games/generic.js");
+  }
+}

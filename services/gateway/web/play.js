@@ -1,5 +1,5 @@
 // A table's page: seats, board, your hand and moves, the live log, the result.
-import { api, follow, forgetSeat, savedSeat, saveSeat } from "./api.js";
+import { api, follow, forgetSeat, loadModule, savedSeat, saveSeat } from "./api.js";
 import { lang, setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,14 +22,6 @@ function names() {
 }
 
 function showError(msg) { $("error").textContent = msg || ""; }
-
-async function loadModule(game) {
-  try {
-    return await import(`/static/games/${game}.js`);
-  } catch {
-    return await import("/static/games/generic.js");
-  }
-}
 
 // Actions go one after the other: a click while the previous action is on
 // its way waits for it (and for the view it brings) instead of being lost.

@@ -5,7 +5,7 @@
 // page draws them, with no move to offer; the move is told in words by the
 // module's `describe`, as in the table's log. The URL keeps `?seat=&at=`
 // (the API's seat number and version), so a position can be shared.
-import { api } from "./api.js";
+import { api, loadModule } from "./api.js";
 import { fill, lang, seatName, setupLanguage, t } from "./i18n.js";
 
 const W = {
@@ -48,14 +48,6 @@ function names() {
 }
 
 function showError(msg) { $("error").textContent = msg || ""; }
-
-async function loadModule(game) {
-  try {
-    return await import(`/static/games/${game}.js`);
-  } catch {
-    return await import("/static/games/generic.js");
-  }
-}
 
 function fromUrl() {
   const q = new URLSearchParams(location.search);
