@@ -361,3 +361,23 @@ async def test_archive_soon_puts_concurrent_calls_in_batches_of_at_most_batch_ma
     assert sorted(len(c) for c in calls) == [1, 2, 2]
     assert sorted(t for c in calls for t in c) == sorted(tables)
     assert await Archive(url).count() == 5
+
+
+async def test_a_sweep_waits_for_its_slow_re_drives_before_writing_the_batch(redis_client, url):
+    """The re-drives of one sweep reach the archiver 20 ms apart (well over its 2 ms linger):
+    still one batch, as the sweep tells the archiver how many re-drives to wait for."""
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2) for _ in range(3)]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    calls = spy_put_many(worker)
+    real_get, order = worker.tables.get, sorted(t[0] for t in tables)
+
+    async def slow_get(table_id, **kw):
+        await asyncio.sleep(0.02 * order.index(table_id))
+        return await real_get(table_id, **kw)
+
+    worker.tables.get = slow_get
+    assert await worker.sweep_once(now_ms=now) == 3
+    assert calls == [order]
+    assert worker.archiver._expected == 0

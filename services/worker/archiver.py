@@ -37,9 +37,12 @@ say how far behind the archive is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from services import metrics
 from services.archive.db import Archive, ArchiveConflict, ArchiveUnavailable, pack_log
@@ -48,17 +51,20 @@ from services.store.store import EventStore
 from services.store.tables import Table, Tables
 
 log = logging.getLogger("tapis.archiver")
+T = TypeVar("T")
+#: The sweep slot of the running re-drive (see :meth:`Archiver.in_sweep`).
+_SLOT: contextvars.ContextVar[list[bool] | None] = contextvars.ContextVar("archiver_sweep_slot", default=None)
 
 #: A table whose archive row conflicts with its log is looked at again
 #: this long later (an operator must decide: both copies are kept).
 CONFLICT_RETRY_MS = 3_600_000
 #: The most tables archived in one batch (one transaction).
 BATCH_MAX = 200
-#: A batch waits this long (s) for more tables after the last one joined it,
-#: and at most :data:`MAX_LINGER_S` in all: the tables of one sweep reach
-#: the archiver within a few Redis round trips of each other.
+#: A batch waits for every re-drive of a running sweep (:meth:`Archiver.sweep`)
+#: to join it or end, then this long (s) for more tables after the last
+#: one joined it, and at most :data:`MAX_LINGER_S` in all.
 LINGER_S = 0.002
-MAX_LINGER_S = 0.05
+MAX_LINGER_S = 0.5
 #: Batches archived at once by one archiver (the next one's reads and
 #: records overlap the database time of the one before).
 BATCHES_AT_ONCE = 2
@@ -92,6 +98,31 @@ class Archiver:
         self._collector: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
         self._batches = asyncio.Semaphore(BATCHES_AT_ONCE)
+        #: Re-drives of running sweeps that have neither joined a batch nor ended.
+        self._expected = 0
+        self._arrived = asyncio.Event()
+
+    def sweep(self, n: int) -> None:
+        """A sweep is about to run ``n`` re-drives, each through
+        :meth:`in_sweep`: the pending batch waits for each of them to join
+        it or end (at most ``max_linger_s``) rather than for a quiet
+        ``linger_s``."""
+        self._expected += n
+
+    async def in_sweep(self, redrive: Awaitable[T]) -> T:
+        """Run one re-drive of a sweep announced with :meth:`sweep`."""
+        slot = [False]  # joined a batch: counted there
+        token = _SLOT.set(slot)
+        try:
+            return await redrive
+        finally:
+            _SLOT.reset(token)
+            if not slot[0]:
+                self._left()
+
+    def _left(self) -> None:
+        self._expected -= 1
+        self._arrived.set()
 
     async def redrive(self, t: Table) -> str:
         """The sweeper's step for a finished table ``t`` (in Redis): archive
@@ -107,13 +138,18 @@ class Archiver:
 
     async def archive_soon(self, table: str) -> str:
         """Archive ``table`` in the next batch: it is put with the tables
-        other tasks hand in until none has come for ``linger_s`` (or
+        other tasks hand in until every re-drive of a running sweep has
+        joined or ended and then none has come for ``linger_s`` (or
         ``max_linger_s`` has passed, or ``batch_max`` are waiting), and
         those are archived together (:meth:`archive_batch`).  Returns as
         :meth:`archive_now`; raises what the batch raised (not a database
         error: those are counted and retried later)."""
         fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._pending.setdefault(table, []).append(fut)
+        slot = _SLOT.get()
+        if slot is not None and not slot[0]:
+            slot[0] = True
+            self._left()
         if self._collector is None:
             self._collector = asyncio.create_task(self._collect())
         return await fut
@@ -125,7 +161,14 @@ class Archiver:
         try:
             deadline = loop.time() + self.max_linger_s
             seen = 0
-            while len(self._pending) < self.batch_max and len(self._pending) != seen and loop.time() < deadline:
+            while len(self._pending) < self.batch_max and loop.time() < deadline:
+                if self._expected > 0:  # a sweep's re-drives still on their way: wait for the next
+                    self._arrived.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._arrived.wait(), deadline - loop.time())
+                    continue
+                if len(self._pending) == seen:
+                    break
                 seen = len(self._pending)
                 await asyncio.sleep(self.linger_s)
         except asyncio.CancelledError:  # shutting down: the callers are told, their tables stay due
@@ -209,12 +252,9 @@ class Archiver:
                       if w != "conflict"]
             ok = await self.archive.verify_many({rec.summary.table: (rec.digest, rec.summary.events, blob)
                                                  for rec, _v, blob in stored}) if stored else {}
-        except ArchiveUnavailable as exc:
-            log.warning("archiving %d tables failed (unavailable: %s); they stay in Redis and are tried again in"
-                        " %d s", len(todo), exc, self.retry_ms // 1000)
+        except ArchiveUnavailable as exc:  # the whole batch stays in Redis (one line a table, as the runbook greps)
             for rec, v in todo:
-                out[rec.summary.table] = await self._failed(rec.summary.table, v, "unavailable", self.retry_ms, exc,
-                                                            quiet=True)
+                out[rec.summary.table] = await self._failed(rec.summary.table, v, "unavailable", self.retry_ms, exc)
             return out
         for (rec, v), w in zip(todo, written, strict=True):
             if w == "conflict":
@@ -239,10 +279,9 @@ class Archiver:
             out[table] = "archived"
         return out
 
-    async def _failed(self, table: str, version: int, reason: str, retry_ms: int, exc: BaseException | None, *,
-                      quiet: bool = False) -> str:
+    async def _failed(self, table: str, version: int, reason: str, retry_ms: int, exc: BaseException | None) -> str:
         metrics.ARCHIVE_ERRORS.labels(reason).inc()
-        level = logging.DEBUG if quiet else logging.WARNING if reason == "unavailable" else logging.ERROR
+        level = logging.WARNING if reason == "unavailable" else logging.ERROR
         log.log(level, "archiving %s failed (%s: %s); it stays in Redis and is tried again in %d s", table, reason,
                 exc.__class__.__name__ if exc else "verification", retry_ms // 1000)
         await self.store.schedule_archive(table, version, self.now_ms() + retry_ms)

@@ -713,7 +713,12 @@ class Worker:
         claimed = await self.store.claim_due_all(now, self.settings.sweep_lease_ms)
         if claimed:
             metrics.DUE_CLAIMED.inc(len(claimed))
-            results = await asyncio.gather(*(self.redrive(t) for t in claimed), return_exceptions=True)
+            if self.archiver is None:
+                results = await asyncio.gather(*(self.redrive(t) for t in claimed), return_exceptions=True)
+            else:  # the finished ones among them are archived together (Archiver.sweep)
+                self.archiver.sweep(len(claimed))
+                results = await asyncio.gather(*(self.archiver.in_sweep(self.redrive(t)) for t in claimed),
+                                               return_exceptions=True)
             for table, r in zip(claimed, results, strict=True):
                 if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
                     log.warning("re-driving %s failed (%s); its lease runs out and it is tried again", table,
