@@ -381,3 +381,36 @@ async def test_a_sweep_waits_for_its_slow_re_drives_before_writing_the_batch(red
     assert await worker.sweep_once(now_ms=now) == 3
     assert calls == [order]
     assert worker.archiver._expected == 0
+
+
+async def test_a_row_the_database_rejects_keeps_only_its_own_table_back(redis_client, url, monkeypatch):
+    """A review's finding: a batch the database refuses for one row's sake
+    (``ArchiveRejected``: a value it cannot store) is tried table by table,
+    so the others are archived and only that table stays in Redis, counted
+    ``invalid`` and retried later."""
+    from services.archive.db import ArchiveRejected
+
+    async with gateway(redis_client, url) as gw:
+        tables = [await finished_toy_table(gw, target=2 + i) for i in range(3)]
+    bad = tables[1][0]
+    now = max(t[2] for t in tables) + AFTER_S * 1000
+    worker = Worker(redis_client, settings(url), bots=Recorder(), clock=lambda: now)
+    real = worker.archiver.archive.put_many
+    batches: list[list[str]] = []
+
+    async def picky(records, *args, **kwargs):
+        ids = [r.summary.table for r in records]
+        batches.append(ids)
+        if bad in ids:
+            raise ArchiveRejected("DataError: a value the database cannot store")
+        return await real(records, *args, **kwargs)
+
+    monkeypatch.setattr(worker.archiver.archive, "put_many", picky)
+    invalid = metrics.ARCHIVE_ERRORS.labels("invalid")._value.get()
+    assert await worker.sweep_once(now_ms=now) == 3
+    assert sorted(map(len, batches)) == [1, 1, 1, 3]  # the batch, then each table alone
+    assert metrics.ARCHIVE_ERRORS.labels("invalid")._value.get() == invalid + 1
+    assert await table_keys(redis_client, tables[0][0]) == [] and await table_keys(redis_client, tables[2][0]) == []
+    assert await redis_client.exists(keys.meta(bad)) == 1
+    assert await redis_client.zscore(keys.due(keys.partition(bad)), bad) == now + 30_000
+    assert await Archive(url).count() == 2

@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 from services.archive.model import ArchivedGame, GameSummary, HistoryPage, SeatRecord, build_record
 
 if TYPE_CHECKING:
-    from services.archive.db import Archive, ArchiveConflict, ArchiveUnavailable
+    from services.archive.db import Archive, ArchiveConflict, ArchiveRejected, ArchiveUnavailable
 
-__all__ = ["Archive", "ArchiveConflict", "ArchiveUnavailable", "ArchivedGame", "GameSummary", "HistoryPage",
-           "SeatRecord", "build_record"]
+__all__ = ["Archive", "ArchiveConflict", "ArchiveRejected", "ArchiveUnavailable", "ArchivedGame", "GameSummary",
+           "HistoryPage", "SeatRecord", "build_record"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Archive", "ArchiveConflict", "ArchiveUnavailable"):
+    if name in ("Archive", "ArchiveConflict", "ArchiveRejected", "ArchiveUnavailable"):
         from services.archive import db
 
         return getattr(db, name)

@@ -109,6 +109,14 @@ class ArchiveUnavailable(Exception):
     later.  ``__cause__`` is the database's error."""
 
 
+class ArchiveRejected(ArchiveUnavailable):
+    """The database refused a statement (a value it cannot store, a schema
+    not migrated): trying the same again will fail again until someone
+    acts.  A kind of :class:`ArchiveUnavailable`, so a read that meets it
+    answers 503 like an outage; the archiver tries a rejected batch's
+    tables one by one, so one bad row keeps only its own table back."""
+
+
 class ArchiveConflict(Exception):
     """:meth:`Archive.put` of a table already archived with another log
     (another digest or event count): nothing was written."""
@@ -325,8 +333,10 @@ class Archive:
     def _guarded(self, fn: Callable[..., T], *args: Any) -> T:
         try:
             return fn(*args)
-        except (sa_exc.DBAPIError, sa_exc.TimeoutError) as exc:
+        except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as exc:
             raise ArchiveUnavailable(f"archive {self!r}: {exc.__class__.__name__}: {exc}".splitlines()[0]) from exc
+        except sa_exc.DBAPIError as exc:  # the database refused what it was sent (a value, a missing schema)
+            raise ArchiveRejected(f"archive {self!r}: {exc.__class__.__name__}: {exc}".splitlines()[0]) from exc
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(self._guarded, fn, *args)

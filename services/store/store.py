@@ -502,7 +502,7 @@ class EventStore:
         of its last event) until the archiver removes it."""
         part = keys.partition(table)
         retention = self.finished_retention_s if status == "finished" and not self.archiving else 0
-        unarchived = ended_ms or int(time.time() * 1000) if status == "finished" and self.archiving else 0
+        unarchived = (ended_ms or int(time.time() * 1000)) if status == "finished" and self.archiving else 0
         done = await self._set_status(
             keys=[keys.meta(table), keys.events(table), keys.snap(table), keys.cmds(table), keys.unarchived(part)],
             args=[status, retention, unarchived, table])

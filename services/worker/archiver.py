@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from services import metrics
-from services.archive.db import Archive, ArchiveConflict, ArchiveUnavailable, pack_log
+from services.archive.db import Archive, ArchiveConflict, ArchiveRejected, ArchiveUnavailable, pack_log
 from services.archive.model import ArchivedGame, build_record
 from services.store.store import EventStore
 from services.store.tables import Table, Tables
@@ -252,6 +252,14 @@ class Archiver:
                       if w != "conflict"]
             ok = await self.archive.verify_many({rec.summary.table: (rec.digest, rec.summary.events, blob)
                                                  for rec, _v, blob in stored}) if stored else {}
+        except ArchiveRejected as exc:
+            if len(todo) > 1:  # one table's row may be the cause: each on its own, the others go through
+                for rec, _v in todo:
+                    out.update(await self.archive_batch([rec.summary.table]))
+                return out
+            rec, v = todo[0]
+            out[rec.summary.table] = await self._failed(rec.summary.table, v, "invalid", self.retry_ms, exc)
+            return out
         except ArchiveUnavailable as exc:  # the whole batch stays in Redis (one line a table, as the runbook greps)
             for rec, v in todo:
                 out[rec.summary.table] = await self._failed(rec.summary.table, v, "unavailable", self.retry_ms, exc)
