@@ -268,10 +268,6 @@ class Outcome:
         """The record as the cmds hash keeps it."""
         return f"{self.first} {self.last} {self.digest}"
 
-    def legacy_record(self) -> str:
-        """The record as earlier versions kept it in a ``cmd:<id>`` key."""
-        return f"ok {self.first} {self.last} {self.digest}"
-
 
 #: The longest field a listpack-encoded hash holds (Redis'
 #: ``hash-max-listpack-value`` default): a longer one converts the whole
