@@ -360,9 +360,9 @@ class Archive:
     def _migrate(self) -> None:
         import logging
 
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # not its ten INFO lines at every start (import)
         from alembic import command
 
-        logging.getLogger("alembic").setLevel(logging.WARNING)  # not its ten INFO lines at every start
         # Alembic's context is process-wide: one migration at a time in a process
         with _MIGRATING, self._tx(write=True) as conn:
             if self.dialect == "postgresql":
