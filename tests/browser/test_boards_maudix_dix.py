@@ -115,9 +115,10 @@ def click_simultaneous(page, selector: str, gone: str, refused: list[str]) -> st
     clicked."""
     for _ in range(3):
         before = page.evaluate("document.body.dataset.version")
-        button = page.locator(selector).first
-        to = button.get_attribute("data-to")
-        button.click()
+        page.wait_for_selector(selector)
+        # read the recipient and click in one step: a redraw between two
+        # calls (a bot's move) could put another button first (seen under load)
+        to = page.evaluate("s => { const b = document.querySelector(s); b.click(); return b.dataset.to; }", selector)
         page.wait_for_function("g => !document.querySelector(g) || document.getElementById('error').textContent",
                                arg=gone)
         if not page.locator(gone).count():
