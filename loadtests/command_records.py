@@ -38,11 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -56,31 +52,6 @@ from services.store import keys  # noqa: E402
 
 #: Length of a record's digest in the keys of the versions before the hash.
 LEGACY_DIGEST = 16
-
-
-def start_redis() -> tuple[subprocess.Popen[bytes], int, str]:
-    """A throwaway ``redis-server`` on a free port, keeping nothing on disk:
-    (process, port, its work directory)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("no redis-server on PATH")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    workdir = tempfile.mkdtemp(prefix="tapis-records-")
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", workdir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as conn:
-                conn.sendall(b"PING\r\n")
-                if conn.recv(16).startswith(b"+PONG"):
-                    return proc, port, workdir
-        except OSError:
-            pass
-        time.sleep(0.025)
-    proc.terminate()
-    raise SystemExit("redis-server did not start")
 
 
 async def play(url: str, games: int, strategy: str, timeout_s: float) -> list[str]:
@@ -201,13 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds for the games to finish")
     ap.add_argument("--keys-left", action="store_true", help="also list the finished tables' keys by kind")
     args = ap.parse_args(argv)
-    proc, port, workdir = start_redis()
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
+    from loadtests.archive_bench import private_redis
+
+    with private_redis() as url:
         from redis import Redis
 
         version = Redis.from_url(url).info("server")["redis_version"]
-        print(f"redis-server {version} on port {port}; {args.games} all-bot 4-player Mau Mau games "
+        print(f"redis-server {version} at {url}; {args.games} all-bot 4-player Mau Mau games "
               f"({args.strategy} bots)\n")
         t0 = time.monotonic()
         ids = asyncio.run(play(url, args.games, args.strategy, args.timeout))
@@ -217,10 +188,6 @@ def main(argv: list[str] | None = None) -> int:
             print("\nkeys the finished tables leave (no archive, no retention), by kind:")
             for kind, (count, size) in asyncio.run(keys_left(url, ids)).items():
                 print(f"  {kind:<7} {count:>5} keys {size:>9,} B  ({size / len(ids) / 1024:.2f} KiB a game)")
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

@@ -1,6 +1,7 @@
 // A table's page: seats, board, your hand and moves, the live log, the result.
 import { api, follow, forgetSeat, loadModule, savedSeat, saveSeat } from "./api.js";
 import { lang, setupLanguage, t } from "./i18n.js";
+import { resultTable } from "./result.js";
 
 const $ = (id) => document.getElementById(id);
 const table = decodeURIComponent(location.pathname.split("/").pop());
@@ -136,22 +137,7 @@ function renderResult() {
   const n = names();
   const h = document.createElement("h2");
   h.textContent = t("result");
-  const tbl = document.createElement("table");
-  const head = tbl.createTHead().insertRow();
-  for (const k of ["place", "name", "score"]) {
-    const th = document.createElement("th");
-    th.textContent = t(k);
-    head.append(th);
-  }
-  const body = tbl.createTBody();
-  const order = r.places.map((p, i) => i).sort((a, b) => r.places[a] - r.places[b]);
-  for (const i of order) {
-    const row = body.insertRow();
-    row.dataset.seat = i;
-    row.insertCell().textContent = String(r.places[i]);
-    row.insertCell().textContent = n[i];
-    row.insertCell().textContent = String(r.scores[i]);
-  }
+  const tbl = resultTable(r, (i) => n[i]);
   const p = document.createElement("p");
   p.textContent = t("game_over");
   const again = document.createElement("p"); // the game move by move, from this seat (replay.js)

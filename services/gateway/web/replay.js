@@ -6,6 +6,7 @@
 // module's `describe`, as in the table's log. The URL keeps `?seat=&at=`
 // (the API's seat number and version), so a position can be shared.
 import { api, loadModule } from "./api.js";
+import { resultTable } from "./result.js";
 import { fill, lang, seatName, setupLanguage, t } from "./i18n.js";
 
 const W = {
@@ -150,22 +151,7 @@ function renderResult() {
   h.textContent = t("result");
   const p = document.createElement("p");
   p.textContent = t("game_over");
-  const tbl = document.createElement("table");
-  const head = tbl.createTHead().insertRow();
-  for (const k of ["place", "name", "score"]) {
-    const th = document.createElement("th");
-    th.textContent = t(k);
-    head.append(th);
-  }
-  const body = tbl.createTBody();
-  for (const i of r.places.map((_p, i) => i).sort((a, b) => r.places[a] - r.places[b])) {
-    const row = body.insertRow();
-    row.dataset.seat = i;
-    row.insertCell().textContent = String(r.places[i]);
-    row.insertCell().textContent = seatName(n, i);
-    row.insertCell().textContent = String(r.scores[i]);
-  }
-  box.replaceChildren(h, p, tbl);
+  box.replaceChildren(h, p, resultTable(r, (i) => seatName(n, i)));
 }
 
 function renderMove() {
